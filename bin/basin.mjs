@@ -1,0 +1,14 @@
+#!/usr/bin/env node
+// The `basin` command. Runs the built packages (npm run build); BASIN_DEV=1 runs the TypeScript sources.
+import { pathToFileURL, fileURLToPath } from 'node:url';
+import path from 'node:path';
+import fs from 'node:fs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+if (!fs.existsSync(path.join(root, 'core', 'dist', 'index.js')) && !process.env.BASIN_DEV) {
+  console.error('basin: the packages are not built yet; run "npm run build" in ' + root + ' (or set BASIN_DEV=1).');
+  process.exit(1);
+}
+const { runCli } = await import(pathToFileURL(path.join(root, 'core', process.env.BASIN_DEV ? 'src/index.ts' : 'dist/index.js')).href);
+const code = await runCli(process.argv.slice(2));
+if (code !== 0 || !process.argv.slice(2).includes('start')) process.exitCode = code;

@@ -1,0 +1,249 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { asValue, createContainer, InjectionMode, type AwilixContainer, type Resolver } from 'awilix';
+import type { FastifyInstance } from 'fastify';
+import { parse as parseYaml } from 'yaml';
+import { Type } from '@sinclair/typebox';
+import { systemClock, type Clock } from './clock.js';
+import { EventBus } from './events.js';
+import { PermissionRegistry } from './rbac.js';
+import { ConfigLoadError, loadConfig, PROJECT_FILE } from './config/loader.js';
+import { BasinConfig } from './config/service.js';
+import type { ConfigFileSpec } from './config/types.js';
+import { buildServer } from './http/server.js';
+import { createRegistrar, RouteTable } from './http/routes.js';
+import type { Authenticator, Principal } from './http/principal.js';
+import { discoverWorkspacePackages, importPackage, resolveProjectPackages, type DiscoveredPackage } from './plugin/discovery.js';
+import { orderPlugins } from './plugin/order.js';
+import type { BasinPlugin, CompanionStatus, HealthContributor, PluginContext, StatusContributor, UiPage } from './plugin/types.js';
+import { Warehouse } from './store/warehouse.js';
+import { openSqlite, type SqliteDb } from './store/sqlite.js';
+import type { Logger } from './logger.js';
+
+const require = createRequire(import.meta.url);
+export const BASIN_VERSION: string = require('../package.json').version;
+
+export interface BootOptions {
+  projectDir: string;
+  /** the plugin set; default: every discovered workspace plugin plus those named in project.yml */
+  plugins?: BasinPlugin[];
+  /** added to the discovered set (tests add a test plugin this way) */
+  extraPlugins?: BasinPlugin[];
+  clock?: Clock;
+  logger?: boolean | { level: string };
+  /** services to register after plugins, overriding theirs (tests) */
+  overrides?: Record<string, Resolver<unknown>>;
+  /** 'server' registers everything; 'cli' is the same but the caller will not listen */
+  mode?: 'server' | 'cli';
+}
+
+/** core's own config files: `.env` (read by config.env()) */
+const coreFiles: ConfigFileSpec[] = [{ id: 'env', path: '.env', format: 'env', sensitive: true, schema: Type.Record(Type.String(), Type.String()) }];
+
+export interface BasinApp {
+  readonly config: BasinConfig;
+  readonly container: AwilixContainer;
+  readonly events: EventBus;
+  readonly http: FastifyInstance;
+  readonly routeTable: RouteTable;
+  readonly permissions: PermissionRegistry;
+  readonly warehouse: Warehouse;
+  readonly stateDb: SqliteDb;
+  readonly clock: Clock;
+  readonly plugins: BasinPlugin[];
+  readonly pages: UiPage[];
+  health(): Promise<Record<string, unknown>>;
+  companions(): Promise<CompanionStatus[]>;
+  /** runs onStart hooks (watchers, schedulers); `listen` calls it */
+  start(): Promise<void>;
+  listen(opts: { host: string; port: number }): Promise<string>;
+  close(): Promise<void>;
+}
+
+const cachedDiscovery: { plugins?: BasinPlugin[] } = {};
+
+/** Every plugin package of the install (cached per process), plus those named in the project's config. */
+export async function loadPlugins(projectDir?: string): Promise<BasinPlugin[]> {
+  if (!cachedDiscovery.plugins) {
+    const pkgs = discoverWorkspacePackages().filter((p) => p.kind === 'plugin');
+    cachedDiscovery.plugins = await Promise.all(pkgs.map((p) => importPlugin(p)));
+  }
+  const out = [...cachedDiscovery.plugins];
+  if (projectDir) {
+    const file = path.join(projectDir, PROJECT_FILE);
+    let names: string[] = [];
+    try {
+      const raw = parseYaml(fs.readFileSync(file, 'utf8'));
+      if (Array.isArray(raw?.plugins)) names = raw.plugins.filter((n: unknown) => typeof n === 'string');
+    } catch {
+      /* the config loader reports it */
+    }
+    for (const pkg of resolveProjectPackages(projectDir, names).filter((p) => p.kind === 'plugin')) {
+      const p = await importPlugin(pkg);
+      if (!out.some((o) => o.name === p.name)) out.push(p);
+    }
+  }
+  return out;
+}
+
+async function importPlugin(pkg: DiscoveredPackage): Promise<BasinPlugin> {
+  const p = await importPackage<BasinPlugin>(pkg);
+  if (!p || typeof p.name !== 'string') throw new Error(`Plugin package ${pkg.name} must default-export definePlugin({ name, ... }).`);
+  return p;
+}
+
+const DISABLED = (perms: PermissionRegistry): Principal => ({
+  kind: 'auth_disabled',
+  userId: null,
+  email: null,
+  role: 'admin',
+  permissions: new Set(perms.forRole('admin')),
+});
+
+export async function createApp(opts: BootOptions): Promise<BasinApp> {
+  const projectDir = path.resolve(opts.projectDir);
+  const plugins = orderPlugins([...(opts.plugins ?? (await loadPlugins(projectDir))), ...(opts.extraPlugins ?? [])]);
+
+  const loaded = loadConfig({
+    projectDir,
+    files: [...coreFiles, ...plugins.flatMap((p) => p.configFiles ?? [])],
+    sections: plugins.flatMap((p) => (p.configSections ?? []).map((s) => ({ ...s, owner: p.name }))),
+  });
+  if (loaded.issues.some((i) => i.severity === 'error')) throw new ConfigLoadError(loaded.issues);
+  const config = new BasinConfig(projectDir, loaded.project, loaded.files, loaded.issues);
+
+  const permissions = new PermissionRegistry();
+  for (const p of plugins) for (const perm of p.permissions ?? []) permissions.add(perm, p.name);
+
+  const clock = opts.clock ?? systemClock;
+  const routeTable = new RouteTable();
+  const http = await buildServer({ logger: opts.logger ?? false, routeTable, version: BASIN_VERSION, title: 'Basin' });
+  const log: Logger = http.log;
+  const events = new EventBus((event, err) => log.error({ err, event }, 'event listener failed'), () => clock.now());
+
+  const warehouse = new Warehouse({ dbPath: config.resolve(config.platform.db_path), servingPath: config.resolve(config.platform.data_dir, 'serving.db') });
+  await warehouse.open();
+  const stateDb = openSqlite(config.resolve('.basin', 'state.db'));
+
+  const container = createContainer({ injectionMode: InjectionMode.PROXY, strict: true });
+  container.register({
+    config: asValue(config),
+    events: asValue(events),
+    clock: asValue(clock),
+    warehouse: asValue(warehouse),
+    stateDb: asValue(stateDb),
+    routeTable: asValue(routeTable),
+    permissions: asValue(permissions),
+    log: asValue(log),
+    http: asValue(http),
+  });
+
+  // authentication: the auth plugin provides `authenticator`; without one, Basin runs auth-disabled (loopback only)
+  http.addHook('onRequest', async (req) => {
+    const auth = container.hasRegistration('authenticator') ? container.resolve<Authenticator>('authenticator') : null;
+    req.principal = auth ? await auth.authenticate(req) : DISABLED(permissions);
+  });
+
+  const pages: UiPage[] = [];
+  const healthContributors: HealthContributor[] = [];
+  const statusContributors: StatusContributor[] = [];
+  const starters: Array<() => Promise<void> | void> = [];
+  const stoppers: Array<() => Promise<void> | void> = [];
+
+  for (const plugin of plugins) {
+    const ctx: PluginContext = {
+      name: plugin.name,
+      container,
+      config,
+      events,
+      clock,
+      log: log.child({ plugin: plugin.name }),
+      http,
+      routes: createRegistrar(http, plugin.name, (p) => permissions.has(p)),
+      provide: (name, resolver) => container.register(name, resolver),
+      resolve: <T>(name: string) => container.resolve<T>(name),
+      tryResolve: <T>(name: string) => (container.hasRegistration(name) ? container.resolve<T>(name) : undefined),
+      page: (p) => pages.push(p),
+      health: (c) => healthContributors.push(c),
+      status: (c) => statusContributors.push(c),
+      onStart: (fn) => starters.push(fn),
+      onStop: (fn) => stoppers.unshift(fn),
+    };
+    try {
+      await plugin.register?.(ctx);
+    } catch (e) {
+      throw new Error(`Plugin "${plugin.name}" failed to register: ${(e as Error).message}`, { cause: e });
+    }
+  }
+  for (const [name, r] of Object.entries(opts.overrides ?? {})) container.register(name, r);
+  await http.ready();
+
+  let started = false;
+  let closed = false;
+  const app: BasinApp = {
+    config,
+    container,
+    events,
+    http,
+    routeTable,
+    permissions,
+    warehouse,
+    stateDb,
+    clock,
+    plugins,
+    pages,
+    async health() {
+      const parts = await Promise.all(healthContributors.map(async (c) => c()));
+      return Object.assign({}, ...parts);
+    },
+    async companions() {
+      return Promise.all(statusContributors.map(async (c) => c()));
+    },
+    async start() {
+      if (started) return;
+      started = true;
+      for (const fn of starters) await fn();
+    },
+    async listen({ host, port }) {
+      const authOff = !container.hasRegistration('authenticator') || config.section<{ enabled?: boolean }>('auth')?.enabled === false;
+      if (authOff && !isLoopback(host)) {
+        throw new Error(`Authentication is disabled, so Basin may only listen on loopback (127.0.0.1 or ::1), not ${host}. Enable auth ("basin auth enable") or use --host 127.0.0.1.`);
+      }
+      await app.start();
+      return http.listen({ host, port });
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      for (const fn of stoppers) {
+        try {
+          await fn();
+        } catch (err) {
+          log.error({ err }, 'plugin stop failed');
+        }
+      }
+      await http.close();
+      await events.idle();
+      await warehouse.close();
+      stateDb.close();
+      await container.dispose();
+    },
+  };
+  container.register('app', asValue(app));
+  return app;
+}
+
+export function isLoopback(host: string): boolean {
+  return host === '127.0.0.1' || host === '::1' || host === 'localhost' || host.startsWith('127.');
+}
+
+/** Validates a project's configuration against every installed plugin's schemas, without booting. */
+export async function validateProject(projectDir: string, plugins?: BasinPlugin[]) {
+  const all = orderPlugins(plugins ?? (await loadPlugins(projectDir)));
+  return loadConfig({
+    projectDir,
+    files: [...coreFiles, ...all.flatMap((p) => p.configFiles ?? [])],
+    sections: all.flatMap((p) => (p.configSections ?? []).map((s) => ({ ...s, owner: p.name }))),
+  }).issues;
+}

@@ -1,0 +1,68 @@
+import path from 'node:path';
+import { Command, CommanderError } from 'commander';
+import { BASIN_VERSION, createApp, loadPlugins, type BasinApp, type BootOptions } from './app.js';
+import { ConfigLoadError, formatIssue } from './config/loader.js';
+import { orderPlugins } from './plugin/order.js';
+import type { BasinPlugin, CliContext } from './plugin/types.js';
+
+/** Exit codes scripts can rely on. */
+export const EXIT = { ok: 0, failure: 1, config: 2 } as const;
+
+/** An error a command raises to end with a message and an exit code, without a stack trace. */
+export class CliExit extends Error {
+  constructor(readonly code: number, message = '') {
+    super(message);
+  }
+}
+
+function projectFromArgv(argv: string[]): string {
+  const i = argv.indexOf('--project');
+  if (i >= 0 && argv[i + 1]) return path.resolve(argv[i + 1]!);
+  const eq = argv.find((a) => a.startsWith('--project='));
+  return path.resolve(eq ? eq.slice('--project='.length) : process.cwd());
+}
+
+export function buildProgram(plugins: BasinPlugin[], io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream } = process): Command {
+  const program = new Command('basin')
+    .description('Basin: load, transform, explore and govern your data in one process.')
+    .version(BASIN_VERSION, '-v, --version')
+    .showHelpAfterError()
+    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
+  const ctx: CliContext = {
+    program,
+    stdout: io.stdout,
+    stderr: io.stderr,
+    boot: (opts: Partial<BootOptions> & { projectDir: string }): Promise<BasinApp> => createApp({ mode: 'cli', plugins, ...opts }),
+  };
+  for (const p of orderPlugins(plugins)) p.commands?.(ctx);
+  return program;
+}
+
+/** Entry point of the `basin` binary. Returns the exit code. */
+export async function runCli(argv: string[], io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream } = process): Promise<number> {
+  let plugins: BasinPlugin[];
+  try {
+    plugins = await loadPlugins(projectFromArgv(argv));
+  } catch (e) {
+    io.stderr.write(`basin: ${(e as Error).message}\n`);
+    return EXIT.failure;
+  }
+  const program = buildProgram(plugins, io);
+  program.exitOverride();
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return EXIT.ok;
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT.ok : e.exitCode;
+    if (e instanceof CliExit) {
+      if (e.message) io.stderr.write(`${e.message}\n`);
+      return e.code;
+    }
+    if (e instanceof ConfigLoadError) {
+      io.stderr.write(`basin: the project configuration is invalid:\n${e.issues.map((i) => `  ${formatIssue(i)}`).join('\n')}\n`);
+      return EXIT.config;
+    }
+    io.stderr.write(`basin: ${(e as Error).message}\n`);
+    return EXIT.failure;
+  }
+}

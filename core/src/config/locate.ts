@@ -1,0 +1,29 @@
+import { isMap, isSeq, isPair, isScalar, type Document, type LineCounter, type Node } from 'yaml';
+
+/**
+ * Finds line and column of a path in a parsed YAML document. For the last segment it points at the
+ * key (so "unknown key" errors land on the key); when the path is missing it falls back to the
+ * deepest node that exists.
+ */
+export function locateYaml(doc: Document, lc: LineCounter, pointer: string): { line: number; column: number } | undefined {
+  const segs = pointer.split('/').filter(Boolean).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  let node: Node | null | undefined = doc.contents as Node | null;
+  let pos: number | undefined = node?.range?.[0];
+  for (const seg of segs) {
+    if (isMap(node)) {
+      const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === seg);
+      if (!pair) break;
+      const key = pair.key as Node;
+      pos = key.range?.[0] ?? pos;
+      node = pair.value as Node | null;
+    } else if (isSeq(node)) {
+      const item = node.items[Number(seg)] as Node | undefined;
+      if (!item) break;
+      pos = item.range?.[0] ?? pos;
+      node = item;
+    } else break;
+  }
+  if (pos === undefined) return undefined;
+  const { line, col } = lc.linePos(pos);
+  return { line, column: col };
+}

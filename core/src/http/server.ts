@@ -1,0 +1,89 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { REDACT_PATHS } from '../logger.js';
+import { installErrorHandling } from './errors.js';
+import { guard } from './guard.js';
+import type { RouteTable } from './routes.js';
+
+const require = createRequire(import.meta.url);
+
+export interface ServerOptions {
+  logger: boolean | { level: string };
+  routeTable: RouteTable;
+  version: string;
+  title: string;
+  /** requests allowed per second of body: default JSON body limit */
+  bodyLimit?: number;
+  trustProxy?: boolean;
+}
+
+/** Builds the fastify instance every plugin adds routes to: logging, cookies, guard, errors, OpenAPI. */
+export async function buildServer(opts: ServerOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger === false ? false : { level: typeof opts.logger === 'object' ? opts.logger.level : 'info', redact: { paths: REDACT_PATHS, censor: '[redacted]' } },
+    bodyLimit: opts.bodyLimit ?? 1024 * 1024,
+    ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false, useDefaults: true } },
+    requestIdHeader: 'x-request-id',
+    exposeHeadRoutes: false,
+  });
+  app.decorateRequest('principal', null);
+  await app.register(cookie);
+  installErrorHandling(app);
+
+  // Every route must declare its access; core's own documentation routes are public.
+  app.addHook('onRoute', (route) => {
+    const url = route.url ?? route.path;
+    const cfg = (route.config ?? {}) as Record<string, unknown>;
+    if (!cfg.permission) {
+      if (url.startsWith('/api/docs')) {
+        route.config = { ...cfg, permission: 'public', owner: 'core' };
+        route.schema = { ...(route.schema ?? {}), hide: true } as typeof route.schema;
+      } else {
+        throw new Error(`Route ${String(route.method)} ${url} declares no permission; every route must declare 'public', 'auth' or a permission.`);
+      }
+    }
+    const final = route.config as Record<string, unknown>;
+    for (const m of [route.method].flat()) {
+      opts.routeTable.add({ method: String(m), url, permission: String(final.permission), owner: String(final.owner ?? 'unknown'), allowPartial: !!final.allowPartial, allowPending: !!final.allowPending });
+    }
+    // the guard runs after root onRequest hooks (authentication) and before validation
+    const existing = route.onRequest ? [route.onRequest].flat() : [];
+    route.onRequest = [...existing, guard];
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: opts.title, version: opts.version, description: 'Basin REST API. Errors: {"error": {"code", "message", "details"}}. Authenticate with the basin_session cookie or "Authorization: Bearer basin_ak_…".' },
+      components: {
+        securitySchemes: {
+          session: { type: 'apiKey', in: 'cookie', name: 'basin_session' },
+          apiKey: { type: 'http', scheme: 'bearer' },
+        },
+      },
+    },
+    transform: ({ schema, url, route }) => {
+      const perm = (route.config as Record<string, unknown> | undefined)?.permission;
+      const s = { ...(schema ?? {}) } as Record<string, unknown>;
+      if (perm && perm !== 'public') s.security = [{ session: [] }, { apiKey: [] }];
+      if (perm) s['x-permission'] = perm;
+      return { schema: s as typeof schema, url };
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true, uiConfig: { deepLinking: true } });
+
+  const redocBundle = require.resolve('redoc/bundles/redoc.standalone.js');
+  app.get('/api/redoc', { config: { permission: 'public', owner: 'core' }, schema: { hide: true } }, async (_req, reply) => {
+    reply.type('text/html').send(`<!doctype html><html><head><meta charset="utf-8"><title>${opts.title} API</title></head><body><redoc spec-url="/api/docs/json"></redoc><script src="/api/redoc/redoc.standalone.js"></script></body></html>`);
+  });
+  app.get('/api/redoc/redoc.standalone.js', { config: { permission: 'public', owner: 'core' }, schema: { hide: true } }, async (_req, reply) => {
+    reply.type('application/javascript').header('cache-control', 'public, max-age=86400').send(fs.createReadStream(redocBundle));
+  });
+  void path;
+  return app;
+}

@@ -1,0 +1,82 @@
+import type { AwilixContainer, Resolver } from 'awilix';
+import type { Command } from 'commander';
+import type { FastifyInstance } from 'fastify';
+import type { ConfigFileSpec, ConfigSectionSpec } from '../config/types.js';
+import type { BasinConfig } from '../config/service.js';
+import type { PermissionSpec } from '../rbac.js';
+import type { EventBus } from '../events.js';
+import type { RouteRegistrar } from '../http/routes.js';
+import type { Clock } from '../clock.js';
+import type { Logger } from '../logger.js';
+import type { BasinApp, BootOptions } from '../app.js';
+
+export interface UiPage {
+  path: string;
+  title: string;
+  /** module path (served under /ui/) that renders the page; absent = shell placeholder */
+  module?: string;
+  /** permission needed to see the nav entry */
+  permission?: string;
+  nav?: boolean;
+}
+
+export type HealthContributor = () => Promise<Record<string, unknown>> | Record<string, unknown>;
+export interface CompanionStatus {
+  name: string;
+  state: 'running' | 'stopped' | 'not_installed' | 'starting' | 'error' | 'ok' | 'unavailable';
+  url?: string;
+  detail?: string;
+  [k: string]: unknown;
+}
+export type StatusContributor = () => Promise<CompanionStatus> | CompanionStatus;
+
+export interface PluginContext {
+  readonly name: string;
+  readonly container: AwilixContainer;
+  readonly config: BasinConfig;
+  readonly events: EventBus;
+  readonly routes: RouteRegistrar;
+  readonly clock: Clock;
+  readonly log: Logger;
+  /** the root fastify instance, for hooks that must see every request (auth, rate limits) */
+  readonly http: FastifyInstance;
+  /** registers a service other plugins resolve by name */
+  provide(name: string, resolver: Resolver<unknown>): void;
+  resolve<T = unknown>(name: string): T;
+  /** like resolve, but undefined when no plugin provides it (for optional integrations) */
+  tryResolve<T = unknown>(name: string): T | undefined;
+  page(page: UiPage): void;
+  health(contributor: HealthContributor): void;
+  status(contributor: StatusContributor): void;
+  /** runs after every plugin registered and the server is ready (start watchers, schedulers) */
+  onStart(fn: () => Promise<void> | void): void;
+  /** runs at shutdown, in reverse plugin order */
+  onStop(fn: () => Promise<void> | void): void;
+}
+
+export interface CliContext {
+  readonly program: Command;
+  /** boots the app for a project (without listening) for commands that need services */
+  boot(opts: Partial<BootOptions> & { projectDir: string }): Promise<BasinApp>;
+  readonly stdout: NodeJS.WritableStream;
+  readonly stderr: NodeJS.WritableStream;
+}
+
+export interface BasinPlugin {
+  name: string;
+  version?: string;
+  /** plugins that must register first; missing one stops start-up */
+  dependsOn?: string[];
+  /** plugins registered first when present */
+  optionalDependsOn?: string[];
+  permissions?: PermissionSpec[];
+  configFiles?: ConfigFileSpec[];
+  configSections?: ConfigSectionSpec[];
+  /** CLI commands; called without a project loaded */
+  commands?(cli: CliContext): void;
+  register?(ctx: PluginContext): void | Promise<void>;
+}
+
+export function definePlugin<P extends BasinPlugin>(plugin: P): P {
+  return plugin;
+}

@@ -1,0 +1,179 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+
+export type Conn = DuckDBConnection;
+
+export interface WarehouseOptions {
+  dbPath: string;
+  servingPath: string;
+  /** how long a read waits for the warehouse to come back from a handoff before failing */
+  reopenWaitMs?: number;
+  threads?: number;
+}
+
+/** Quotes an identifier for DuckDB SQL. */
+export const ident = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+/** Quotes a string literal for DuckDB SQL. */
+export const literal = (value: string): string => `'${value.replace(/'/g, "''")}'`;
+
+/**
+ * The one owner of the DuckDB warehouse file (DECISIONS §3). Writes are serialized through one queue;
+ * reads run concurrently on their own connections; `handoff` closes the file for an external writer
+ * (dbt) and reopens it; `publishServingCopy` writes the read-only copy every reader outside the writer uses.
+ */
+export class Warehouse {
+  private instance: DuckDBInstance | null = null;
+  private writeChain: Promise<unknown> = Promise.resolve();
+  private closedUntil: Promise<void> | null = null;
+  private publishing: Promise<void> | null = null;
+  private servingPublishedAt: Date | null = null;
+
+  constructor(readonly opts: WarehouseOptions) {}
+
+  get dbPath(): string {
+    return this.opts.dbPath;
+  }
+  get servingPath(): string {
+    return this.opts.servingPath;
+  }
+  get isOpen(): boolean {
+    return this.instance !== null;
+  }
+  get servingCopyAt(): Date | null {
+    if (this.servingPublishedAt) return this.servingPublishedAt;
+    try {
+      return fs.statSync(this.opts.servingPath).mtime;
+    } catch {
+      return null;
+    }
+  }
+
+  async open(): Promise<void> {
+    if (this.instance) return;
+    fs.mkdirSync(path.dirname(this.opts.dbPath), { recursive: true });
+    const options: Record<string, string> = {};
+    if (this.opts.threads) options.threads = String(this.opts.threads);
+    this.instance = await DuckDBInstance.create(this.opts.dbPath, options);
+  }
+
+  private async waitOpen(): Promise<DuckDBInstance> {
+    if (this.closedUntil) {
+      const wait = this.opts.reopenWaitMs ?? 120_000;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        this.closedUntil,
+        new Promise((_, rej) => (timer = setTimeout(() => rej(new Error('warehouse is busy with a transformation run; retry shortly')), wait))),
+      ]).finally(() => clearTimeout(timer));
+    }
+    if (!this.instance) await this.open();
+    return this.instance!;
+  }
+
+  private async withConn<T>(fn: (c: Conn) => Promise<T>): Promise<T> {
+    const inst = await this.waitOpen();
+    const conn = await inst.connect();
+    try {
+      return await fn(conn);
+    } finally {
+      conn.closeSync();
+    }
+  }
+
+  /** A read on its own connection (MVCC: sees committed data, never waits for the write queue). */
+  read<T>(fn: (c: Conn) => Promise<T>): Promise<T> {
+    return this.withConn(fn);
+  }
+
+  /** A write, serialized with every other write. */
+  write<T>(fn: (c: Conn) => Promise<T>): Promise<T> {
+    const run = this.writeChain.then(() => this.withConn(fn));
+    this.writeChain = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Rows as plain JSON-safe objects (BIGINT as string where needed). */
+  async query<T = Record<string, unknown>>(sql: string, params?: Record<string, any> | any[]): Promise<T[]> {
+    return this.read(async (c) => (await c.runAndReadAll(sql, params as any)).getRowObjectsJson() as T[]);
+  }
+
+  /**
+   * Hands the file to an external process: waits for queued writes, checkpoints, closes, runs `fn`,
+   * reopens. Writes arriving meanwhile queue behind; reads wait (bounded by reopenWaitMs).
+   */
+  handoff<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.writeChain.then(async () => {
+      let release!: () => void;
+      this.closedUntil = new Promise<void>((r) => (release = r));
+      try {
+        if (this.instance) {
+          const c = await this.instance.connect();
+          try {
+            await c.run('CHECKPOINT');
+          } finally {
+            c.closeSync();
+          }
+          this.instance.closeSync();
+          this.instance = null;
+        }
+        return await fn();
+      } finally {
+        try {
+          await this.open();
+        } finally {
+          this.closedUntil = null;
+          release();
+        }
+      }
+    });
+    this.writeChain = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * Publishes data/serving.db: a full copy written to a temp file, then renamed over the old one,
+   * so readers see the old or the new copy, never a partial one. Runs in the write queue.
+   */
+  publishServingCopy(): Promise<void> {
+    if (this.publishing) return this.publishing;
+    const target = this.opts.servingPath;
+    const tmp = `${target}.${process.pid}.tmp`;
+    this.publishing = this.write(async (c) => {
+      fs.rmSync(tmp, { force: true });
+      fs.rmSync(`${tmp}.wal`, { force: true });
+      await c.run(`ATTACH ${literal(tmp)} AS basin_serving_tmp`);
+      try {
+        const cur = (await c.runAndReadAll('SELECT current_database() AS db')).getRowObjectsJson()[0]!.db as string;
+        await c.run(`COPY FROM DATABASE ${ident(cur)} TO basin_serving_tmp`);
+      } finally {
+        await c.run('DETACH basin_serving_tmp');
+      }
+      fs.renameSync(tmp, target);
+      this.servingPublishedAt = new Date();
+    }).finally(() => {
+      this.publishing = null;
+      fs.rmSync(tmp, { force: true });
+    });
+    return this.publishing;
+  }
+
+  /** Opens the serving copy read-only with external access off (for query, BI, notebooks). */
+  static async openReadOnly(file: string): Promise<DuckDBInstance> {
+    return DuckDBInstance.create(file, { access_mode: 'READ_ONLY', enable_external_access: 'false' });
+  }
+
+  async close(): Promise<void> {
+    await this.writeChain;
+    if (this.instance) {
+      try {
+        const c = await this.instance.connect();
+        await c.run('CHECKPOINT');
+        c.closeSync();
+      } catch {
+        /* closing anyway */
+      }
+      this.instance.closeSync();
+      this.instance = null;
+    }
+  }
+}

@@ -1,0 +1,70 @@
+import path from 'node:path';
+import { CliExit, EXIT, formatIssue, validateProject, type CliContext } from '@basin/core';
+import { scaffoldProject } from './scaffold.js';
+
+export function registerCommands(cli: CliContext): void {
+  const { program } = cli;
+  const out = (s: string) => cli.stdout.write(`${s}\n`);
+
+  program
+    .command('init')
+    .argument('<dir>', 'directory for the new project')
+    .option('--name <name>', 'project name (default: the directory name)')
+    .option('--purpose <text>', 'what the project is for')
+    .option('-y, --yes', 'do not ask questions; use defaults')
+    .description('Create a new Basin project')
+    .action((dir: string, o: { name?: string; purpose?: string }) => {
+      try {
+        const files = scaffoldProject(dir, { name: o.name, purpose: o.purpose });
+        out(`Created Basin project in ${path.resolve(dir)} (${files.length} files).`);
+        out(`Next: basin start --project ${dir}`);
+      } catch (e) {
+        throw new CliExit(EXIT.failure, `basin init: ${(e as Error).message}`);
+      }
+    });
+
+  program
+    .command('start')
+    .option('--project <dir>', 'project directory', process.cwd())
+    .option('--port <port>', 'port (default: platform.port, 8800)')
+    .option('--host <host>', 'interface to listen on', '127.0.0.1')
+    .option('--log-level <level>', 'log level', 'info')
+    .description('Start the Basin server')
+    .action(async (o: { project: string; port?: string; host: string; logLevel: string }) => {
+      const started = Date.now();
+      const app = await cli.boot({ projectDir: path.resolve(o.project), mode: 'server', logger: { level: o.logLevel } });
+      const port = o.port ? Number(o.port) : app.config.platform.port;
+      let stopping = false;
+      const stop = async (signal: string) => {
+        if (stopping) return;
+        stopping = true;
+        out(`Received ${signal}; shutting down.`);
+        await app.close();
+        process.exit(0);
+      };
+      process.on('SIGINT', () => void stop('SIGINT'));
+      process.on('SIGTERM', () => void stop('SIGTERM'));
+      try {
+        await app.listen({ host: o.host, port });
+      } catch (e) {
+        await app.close();
+        throw new CliExit(EXIT.failure, `basin start: ${(e as Error).message}`);
+      }
+      const host = o.host.includes(':') ? `[${o.host}]` : o.host;
+      out(`Basin is running at http://${host}:${port}/ (started in ${Date.now() - started} ms; API docs at /api/docs)`);
+      await new Promise(() => {}); // until a signal
+    });
+
+  const config = program.command('config').description('Inspect and validate configuration');
+  config
+    .command('validate')
+    .option('--project <dir>', 'project directory', process.cwd())
+    .description('Validate every configuration file; exit 0 when valid, 1 otherwise')
+    .action(async (o: { project: string }) => {
+      const issues = await validateProject(path.resolve(o.project));
+      for (const i of issues) out(formatIssue(i));
+      const errorsCount = issues.filter((i) => i.severity === 'error').length;
+      if (errorsCount) throw new CliExit(EXIT.failure, `${errorsCount} error(s) found.`);
+      out('Configuration is valid.');
+    });
+}

@@ -1,0 +1,2 @@
+export * from './types.js';
+export { Type, type Static, type TSchema } from '@sinclair/typebox';

@@ -1,0 +1,110 @@
+import type { Static, TSchema } from '@sinclair/typebox';
+
+export type SourceCategory = 'files' | 'api' | 'database' | 'saas' | 'crm' | 'marketing' | 'analytics' | 'support' | 'productivity' | 'stream' | 'payments' | 'engineering' | 'custom' | (string & {});
+export type AuthKind = 'none' | 'apiKey' | 'oauth2' | 'basic' | 'serviceAccount';
+
+export interface SourceCapabilities {
+  incremental: boolean;
+  dateRange: boolean;
+  customQueries: boolean;
+  performanceMetrics?: boolean;
+}
+
+/** A column as a source reports it; `type` is a DuckDB type name (VARCHAR, BIGINT, DOUBLE, TIMESTAMP, JSON, ...). */
+export interface ColumnSpec {
+  name: string;
+  type: string;
+  nullable?: boolean;
+}
+
+export interface ResourceSpec {
+  name: string;
+  /** known up front for typed APIs; discovered otherwise */
+  columns?: ColumnSpec[];
+  primaryKey?: string[];
+  /** field used as incremental cursor */
+  cursorField?: string;
+  /** 'append' adds rows; 'replace' swaps the table; 'merge' upserts on primaryKey */
+  writeDisposition?: 'append' | 'replace' | 'merge';
+  description?: string;
+}
+
+/** What a read may yield: rows in bulk, a file DuckDB reads itself, or a cursor checkpoint. */
+export type ReadItem =
+  | { kind: 'records'; resource: string; records: Record<string, unknown>[] }
+  | { kind: 'file'; resource: string; path: string; format: 'csv' | 'json' | 'parquet'; options?: Record<string, unknown> }
+  | { kind: 'state'; resource: string; state: Record<string, unknown> };
+
+export interface SourceLogger {
+  info(msg: string, data?: Record<string, unknown>): void;
+  warn(msg: string, data?: Record<string, unknown>): void;
+  error(msg: string, data?: Record<string, unknown>): void;
+}
+
+export interface SourceContext<C = Record<string, unknown>> {
+  /** the source's name in sources.yml */
+  name: string;
+  /** the typed block (or generic_config), validated and with defaults */
+  config: C;
+  /** the project directory (file paths in config are relative to it) */
+  projectDir: string;
+  /** resolves `*_env` names and secrets; throws a clear error naming a missing variable */
+  secret(name: string): string;
+  /** credentials from .ingest/secrets.toml [sources.<name>.credentials], never logged */
+  credentials: Record<string, unknown>;
+  /** options of this run */
+  options: { fullRefresh: boolean; startDate?: string; endDate?: string; lookbackDays?: number };
+  signal: AbortSignal;
+  log: SourceLogger;
+  /** fetch to use (tests may inject one); defaults to global fetch */
+  fetch: typeof fetch;
+}
+
+export interface CheckResult {
+  ok: boolean;
+  message?: string;
+}
+
+export interface SourceDefinition<S extends TSchema = TSchema> {
+  type: string;
+  title?: string;
+  category: SourceCategory;
+  authKind: AuthKind;
+  /** shown in the interactive wizard */
+  wizard: boolean;
+  /** `typed` = a block named like the type; `generic` = generic_config */
+  configKey?: 'typed' | 'generic';
+  configSchema: S;
+  capabilities: SourceCapabilities;
+  /** resources this source can produce (may be refined by discover) */
+  resources?: ResourceSpec[];
+  /** resources read when the config names none */
+  defaultResources?: string[];
+  /** runtime not implemented yet: a sync fails with not_implemented naming the type */
+  implemented?: boolean;
+  docs?: string;
+  check(ctx: SourceContext<Static<S>>): Promise<CheckResult>;
+  discover(ctx: SourceContext<Static<S>>): Promise<ResourceSpec[]>;
+  /** yields batches per resource; `state` is the last committed cursor state per resource */
+  read(ctx: SourceContext<Static<S>>, resources: ResourceSpec[], state: Record<string, Record<string, unknown>>): AsyncIterable<ReadItem>;
+}
+
+export class SourceError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'SourceError';
+  }
+}
+
+export function notImplemented(type: string): SourceError {
+  return new SourceError('not_implemented', `The "${type}" source is declared but its runtime is not implemented yet; configure it through ingest_native or wait for a later release.`, { type });
+}
+
+export function defineSource<S extends TSchema>(def: SourceDefinition<S>): SourceDefinition<S> {
+  if (!/^[a-z][a-z0-9_]*$/.test(def.type)) throw new Error(`source type "${def.type}" must be lowercase letters, digits and underscores`);
+  return { configKey: 'typed', implemented: true, ...def };
+}

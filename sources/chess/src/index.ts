@@ -1,0 +1,23 @@
+import { defineSource, notImplemented, Type } from '@basin/sdk';
+
+// Manifest placeholder: schema, runtime and resources come with the ingestion issue.
+export default defineSource({
+  type: 'chess',
+  category: 'api',
+  authKind: 'none',
+  wizard: true,
+  configKey: 'typed',
+  implemented: false,
+  configSchema: Type.Object({}, { additionalProperties: true, default: {} }),
+  capabilities: { incremental: false, dateRange: false, customQueries: false },
+  async check() {
+    throw notImplemented('chess');
+  },
+  async discover() {
+    throw notImplemented('chess');
+  },
+  // eslint-disable-next-line require-yield
+  async *read() {
+    throw notImplemented('chess');
+  },
+});

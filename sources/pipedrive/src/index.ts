@@ -1,0 +1,23 @@
+import { defineSource, notImplemented, Type } from '@basin/sdk';
+
+// Manifest placeholder: schema, runtime and resources come with the ingestion issue.
+export default defineSource({
+  type: 'pipedrive',
+  category: 'crm',
+  authKind: 'apiKey',
+  wizard: true,
+  configKey: 'generic',
+  implemented: false,
+  configSchema: Type.Record(Type.String(), Type.Unknown(), { default: {} }),
+  capabilities: { incremental: false, dateRange: false, customQueries: false },
+  async check() {
+    throw notImplemented('pipedrive');
+  },
+  async discover() {
+    throw notImplemented('pipedrive');
+  },
+  // eslint-disable-next-line require-yield
+  async *read() {
+    throw notImplemented('pipedrive');
+  },
+});
