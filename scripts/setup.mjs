@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+// Installs everything Basin and its tests need, idempotently: npm packages, then each step in
+// scripts/setup.d/ (Debian packages, the dbt virtualenv, ...), in name order. Safe to re-run.
+import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const only = process.argv.slice(2);
+const step = (name) => !only.length || only.includes(name);
+
+function npmInstall() {
+  const lock = path.join(root, 'package-lock.json');
+  const stamp = path.join(root, 'node_modules', '.basin-lock-hash');
+  const hash = crypto.createHash('sha256').update(fs.readFileSync(lock)).digest('hex');
+  if (fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === hash) {
+    console.log('[setup] npm packages up to date');
+    return;
+  }
+  console.log('[setup] npm ci (native addons build from source; this takes a few minutes the first time)');
+  execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: root, stdio: 'inherit' });
+  fs.writeFileSync(stamp, hash);
+}
+
+if (step('npm')) npmInstall();
+const dir = path.join(root, 'scripts', 'setup.d');
+for (const f of fs.readdirSync(dir).filter((f) => f.endsWith('.mjs')).sort()) {
+  if (!step(f.replace(/^\d+-/, '').replace(/\.mjs$/, ''))) continue;
+  console.log(`[setup] ${f}`);
+  const mod = await import(pathToFileURL(path.join(dir, f)).href);
+  if (typeof mod.default === 'function') await mod.default({ root });
+}
+console.log('[setup] done');
