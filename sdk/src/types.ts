@@ -29,10 +29,19 @@ export interface ResourceSpec {
   description?: string;
 }
 
-/** What a read may yield: rows in bulk, a file DuckDB reads itself, or a cursor checkpoint. */
+/**
+ * What a read may yield, per resource:
+ * - `records`: a batch of rows (the engine bulk-loads it through the appender/Arrow, never row by row);
+ * - `file`: a local file DuckDB reads itself (read_csv/read_json/read_parquet); its rows get
+ *   `_basin_source_file = sourceFile ?? path`;
+ * - `forget_files`: rows that came from these source files are dropped in the same swap
+ *   (deleted or modified files of an incremental file source);
+ * - `state`: a cursor checkpoint, committed only together with the data yielded before it.
+ */
 export type ReadItem =
   | { kind: 'records'; resource: string; records: Record<string, unknown>[] }
-  | { kind: 'file'; resource: string; path: string; format: 'csv' | 'json' | 'parquet'; options?: Record<string, unknown> }
+  | { kind: 'file'; resource: string; path: string; format: 'csv' | 'json' | 'parquet'; options?: Record<string, unknown>; sourceFile?: string }
+  | { kind: 'forget_files'; resource: string; sourceFiles: string[] }
   | { kind: 'state'; resource: string; state: Record<string, unknown> };
 
 export interface SourceLogger {

@@ -18,6 +18,8 @@ export interface Principal {
 /** Authenticates a request; provided by the auth plugin as the `authenticator` service. */
 export interface Authenticator {
   authenticate(req: import('fastify').FastifyRequest): Promise<Principal | null>;
+  /** the same from raw headers, for a WebSocket upgrade that never becomes a fastify request */
+  authenticateHeaders?(headers: import('node:http').IncomingHttpHeaders, ip: string): Promise<Principal | null>;
 }
 
 declare module 'fastify' {
