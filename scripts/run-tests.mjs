@@ -22,7 +22,9 @@ function walk(dir, out) {
   return out;
 }
 
-const files = (dirs.length ? dirs : [root]).flatMap((d) => walk(path.resolve(d), [])).sort();
+const files = (dirs.length ? dirs : [root])
+  .flatMap((d) => (fs.statSync(path.resolve(d)).isFile() ? [path.resolve(d)] : walk(path.resolve(d), [])))
+  .sort();
 if (!files.length) {
   console.log('no test files found');
   process.exit(0);

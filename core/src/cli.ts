@@ -27,7 +27,9 @@ export function buildProgram(plugins: BasinPlugin[], io: { stdout: NodeJS.Writab
     .description('Basin: load, transform, explore and govern your data in one process.')
     .version(BASIN_VERSION, '-v, --version')
     .showHelpAfterError()
-    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
+    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
+    // set before plugins add commands, so subcommands inherit it and never call process.exit
+    .exitOverride();
   const ctx: CliContext = {
     program,
     stdout: io.stdout,
@@ -48,7 +50,6 @@ export async function runCli(argv: string[], io: { stdout: NodeJS.WritableStream
     return EXIT.failure;
   }
   const program = buildProgram(plugins, io);
-  program.exitOverride();
   try {
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.ok;

@@ -50,7 +50,7 @@ export const coreSections: ConfigSectionSpec[] = [
 
 interface ParsedFile {
   raw: unknown;
-  locate: (pointer: string) => { line: number; column: number } | undefined;
+  locate: (pointer: string, at?: 'key' | 'value') => { line: number; column: number } | undefined;
 }
 
 function readParsed(abs: string, rel: string, spec: Pick<ConfigFileSpec, 'format' | 'sensitive'>, issues: ConfigIssue[]): ParsedFile | null {
@@ -68,7 +68,7 @@ function readParsed(abs: string, rel: string, spec: Pick<ConfigFileSpec, 'format
       }
       return null;
     }
-    return { raw: doc.toJS() ?? {}, locate: (p) => locateYaml(doc, lc, p) };
+    return { raw: doc.toJS() ?? {}, locate: (p, at) => locateYaml(doc, lc, p, at) };
   }
   if (spec.format === 'toml') {
     try {
@@ -89,7 +89,8 @@ function makeCtx(rel: string, parsed: ParsedFile | null, issues: ConfigIssue[], 
     projectDir,
     issue(p, message, extra) {
       const full = prefix + p;
-      const loc = parsed?.locate(full);
+      // unknown keys point at the key; wrong values at the value
+      const loc = parsed?.locate(full, /^unknown (key|section)/.test(message) ? 'key' : 'value');
       issues.push({ file: rel, path: full, message, severity: extra?.severity ?? 'error', expected: extra?.expected, suggestion: extra?.suggestion, ...loc });
     },
   };

@@ -5,7 +5,7 @@ import { isMap, isSeq, isPair, isScalar, type Document, type LineCounter, type N
  * key (so "unknown key" errors land on the key); when the path is missing it falls back to the
  * deepest node that exists.
  */
-export function locateYaml(doc: Document, lc: LineCounter, pointer: string): { line: number; column: number } | undefined {
+export function locateYaml(doc: Document, lc: LineCounter, pointer: string, at: 'key' | 'value' = 'key'): { line: number; column: number } | undefined {
   const segs = pointer.split('/').filter(Boolean).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   let node: Node | null | undefined = doc.contents as Node | null;
   let pos: number | undefined = node?.range?.[0];
@@ -16,6 +16,7 @@ export function locateYaml(doc: Document, lc: LineCounter, pointer: string): { l
       const key = pair.key as Node;
       pos = key.range?.[0] ?? pos;
       node = pair.value as Node | null;
+      if (at === 'value' && seg === segs[segs.length - 1] && node?.range && !isMap(node) && !isSeq(node)) pos = node.range[0];
     } else if (isSeq(node)) {
       const item = node.items[Number(seg)] as Node | undefined;
       if (!item) break;

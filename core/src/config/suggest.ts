@@ -16,6 +16,10 @@ export function distance(a: string, b: string): number {
 export function closest(word: string, candidates: Iterable<string>): string | undefined {
   let best: string | undefined;
   let bestD = Infinity;
+  // a truncated or extended key ("lookback" for "lookback_days") is a typo too
+  const w = word.toLowerCase();
+  const prefixed = [...candidates].filter((c) => w.length >= 4 && (c.toLowerCase().startsWith(w) || w.startsWith(c.toLowerCase())));
+  if (prefixed.length === 1) return prefixed[0];
   for (const c of candidates) {
     const d = distance(word.toLowerCase(), c.toLowerCase());
     if (d < bestD) [best, bestD] = [c, d];

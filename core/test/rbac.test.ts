@@ -1,0 +1,23 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { CORE_PERMISSIONS, PermissionRegistry } from '../src/index.js';
+
+test('the SPEC matrix: 29 permissions, editor 19, viewer 8, admin all', () => {
+  const r = new PermissionRegistry();
+  assert.equal(CORE_PERMISSIONS.length, 29);
+  assert.equal(r.forRole('admin').length, 29);
+  assert.equal(r.forRole('editor').length, 19);
+  assert.equal(r.forRole('viewer').length, 8);
+  assert.deepEqual(r.forRole('viewer'), ['dashboard.view', 'governance.view', 'health.view', 'logs.view', 'notebooks.view', 'scheduler.view', 'source.view', 'tx.view']);
+  assert.equal(r.roleHas('editor', 'notebooks.manage'), true);
+  assert.equal(r.roleHas('editor', 'source.view_credentials'), false);
+});
+
+test('plugin permissions are added, admin always gets them, malformed names are refused', () => {
+  const r = new PermissionRegistry();
+  r.add({ name: 'greeter.greet', roles: ['viewer'] }, 'test');
+  assert.equal(r.roleHas('admin', 'greeter.greet'), true);
+  assert.equal(r.roleHas('editor', 'greeter.greet'), false);
+  assert.throws(() => r.add({ name: 'NoDot', roles: [] }, 'test'), /<domain>\.<action>/);
+  assert.throws(() => r.add({ name: 'source.view', roles: ['admin'] }, 'test'), /conflicts/);
+});

@@ -1,0 +1,60 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { runCli } from '@basin/core';
+import { makeProject, tempDir } from '@basin/test';
+
+async function cli(args: string[]): Promise<{ code: number; out: string }> {
+  const s = new PassThrough();
+  const chunks: string[] = [];
+  s.on('data', (c) => chunks.push(String(c)));
+  const code = await runCli(args, { stdout: s, stderr: s });
+  return { code, out: chunks.join('') };
+}
+
+test('basin init creates a complete project and refuses to overwrite it', async () => {
+  const dir = path.join(tempDir(), 'acme');
+  const r = await cli(['init', dir, '--yes', '--name', 'acme']);
+  assert.equal(r.code, 0, r.out);
+  for (const f of ['.basin/project.yml', '.basin/sources.yml', '.basin/schedules.yml', 'tx/dbt_project.yml', 'tx/profiles.yml', 'tx/models/staging', 'tx/models/intermediate', 'tx/models/marts', 'data/uploads', '.env', '.gitignore']) {
+    assert.ok(fs.existsSync(path.join(dir, f)), f);
+  }
+  const yml = fs.readFileSync(path.join(dir, '.basin/project.yml'), 'utf8');
+  assert.match(yml, /basin_version: "\d+\.\d+\.\d+"/);
+  assert.match(yml, /created: "\d{4}-\d\d-\d\dT/);
+  assert.match(fs.readFileSync(path.join(dir, '.basin/sources.yml'), 'utf8'), /version: "1.0"/);
+  const gi = fs.readFileSync(path.join(dir, '.gitignore'), 'utf8');
+  for (const s of ['.env', '.ingest/secrets.toml', '.basin/bi.yml']) assert.ok(gi.includes(s), s);
+  assert.equal(fs.statSync(path.join(dir, '.env')).mode & 0o777, 0o600);
+  const again = await cli(['init', dir, '--yes']);
+  assert.equal(again.code, 1);
+  assert.match(again.out, /already exists/);
+});
+
+test('basin config validate exits 0 on a valid project and 1 listing every problem', async () => {
+  const dir = makeProject();
+  assert.equal((await cli(['config', 'validate', '--project', dir])).code, 0);
+  fs.writeFileSync(path.join(dir, '.basin/sources.yml'), 'version: "1.0"\nsources:\n  - name: a\n    type: local_filez\n  - name: b\n    type: csv\n    lookback: 2\n');
+  const r = await cli(['config', 'validate', '--project', dir]);
+  assert.equal(r.code, 1);
+  assert.match(r.out, /sources\.yml:4:11 sources\[0\]\.type: unknown source type "local_filez"; did you mean local_files\?/);
+  assert.match(r.out, /sources\.yml:7:5 sources\[1\]\.lookback: unknown key "lookback"; did you mean lookback_days\?/);
+});
+
+test('basin start with invalid config exits 2 and lists all errors', async () => {
+  const dir = makeProject();
+  fs.writeFileSync(path.join(dir, '.basin/sources.yml'), 'version: "1.0"\nsources:\n  - name: Bad Name\n    type: nope\n');
+  const r = await cli(['start', '--project', dir, '--port', '0']);
+  assert.equal(r.code, 2);
+  assert.match(r.out, /configuration is invalid/);
+  assert.match(r.out, /sources\[0\]\.name/);
+  assert.match(r.out, /sources\[0\]\.type/);
+});
+
+test('basin --help lists the commands', async () => {
+  const r = await cli(['--help']);
+  assert.equal(r.code, 0);
+  for (const c of ['init', 'start', 'config']) assert.match(r.out, new RegExp(`\\b${c}\\b`));
+});
