@@ -1,23 +1,10 @@
-import { defineSource, notImplemented, Type } from '@basin/sdk';
+import { projectDirectorySource } from '@basin/sdk';
 
-// Manifest placeholder: schema, runtime and resources come with the ingestion issue.
-export default defineSource({
+/** `csv`: the older name of `local_files` restricted to `*.csv` by default; hidden from the wizard. */
+export default projectDirectorySource({
   type: 'csv',
-  category: 'files',
-  authKind: 'none',
+  title: 'CSV files',
   wizard: false,
-  configKey: 'typed',
-  implemented: false,
-  configSchema: Type.Object({}, { additionalProperties: true, default: {} }),
-  capabilities: { incremental: false, dateRange: false, customQueries: false },
-  async check() {
-    throw notImplemented('csv');
-  },
-  async discover() {
-    throw notImplemented('csv');
-  },
-  // eslint-disable-next-line require-yield
-  async *read() {
-    throw notImplemented('csv');
-  },
+  defaultPattern: '*.csv',
+  docs: 'Loads the CSV files of a project directory into one raw table (same behaviour as local_files, default pattern *.csv).',
 });

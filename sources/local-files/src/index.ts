@@ -1,23 +1,14 @@
-import { defineSource, notImplemented, Type } from '@basin/sdk';
+import { projectDirectorySource } from '@basin/sdk';
 
-// Manifest placeholder: schema, runtime and resources come with the ingestion issue.
-export default defineSource({
+/**
+ * `local_files`: every CSV, JSON, JSONL/NDJSON or Parquet file matching `file_pattern` in a project
+ * directory, loaded into one table named after the source. Re-syncs load new and modified files
+ * and drop the rows of deleted ones.
+ */
+export default projectDirectorySource({
   type: 'local_files',
-  category: 'files',
-  authKind: 'none',
+  title: 'Local files',
   wizard: true,
-  configKey: 'typed',
-  implemented: false,
-  configSchema: Type.Object({}, { additionalProperties: true, default: {} }),
-  capabilities: { incremental: false, dateRange: false, customQueries: false },
-  async check() {
-    throw notImplemented('local_files');
-  },
-  async discover() {
-    throw notImplemented('local_files');
-  },
-  // eslint-disable-next-line require-yield
-  async *read() {
-    throw notImplemented('local_files');
-  },
+  defaultPattern: '*',
+  docs: 'Loads every matching CSV, JSON, JSONL/NDJSON or Parquet file of a project directory into one raw table; new and modified files load on re-sync and deleted files are removed.',
 });
