@@ -1,0 +1,71 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Value } from '@sinclair/typebox/value';
+import { SourceError, type SourceContext, type SourceDefinition } from '../types.js';
+
+export interface TestContextOptions {
+  /** the source's name in sources.yml (default `contract_test`) */
+  name?: string;
+  /** project directory (default: a fresh temp dir) */
+  projectDir?: string;
+  /** environment variables `ctx.secret()` resolves (the process environment is NOT used) */
+  env?: Record<string, string>;
+  credentials?: Record<string, unknown>;
+  fullRefresh?: boolean;
+  startDate?: string;
+  endDate?: string;
+  lookbackDays?: number;
+  fetch?: typeof fetch;
+  signal?: AbortSignal;
+}
+
+export interface LogEntry {
+  level: 'info' | 'warn' | 'error';
+  msg: string;
+  data?: Record<string, unknown>;
+}
+
+export type TestContext<C> = SourceContext<C> & {
+  /** what the source logged */
+  logs: LogEntry[];
+  /** every value `secret()` handed out (to check none leaks) */
+  revealed: Set<string>;
+};
+
+/** The config with the schema's defaults applied, as the engine passes it; throws listing schema errors. */
+export function configWithDefaults<C>(source: SourceDefinition, config: unknown): C {
+  const value = Value.Default(source.configSchema, Value.Clone(config ?? {}));
+  if (!Value.Check(source.configSchema, value)) {
+    const errs = [...Value.Errors(source.configSchema, value)].map((e) => `${e.path || '/'}: ${e.message}`);
+    throw new Error(`config does not match the ${source.type} schema: ${errs.join('; ')}`);
+  }
+  return value as C;
+}
+
+/** A SourceContext like the sync engine's, for tests and benchmarks. */
+export function createTestContext<C = Record<string, unknown>>(source: SourceDefinition, config: unknown, opts: TestContextOptions = {}): TestContext<C> {
+  const env = opts.env ?? {};
+  const logs: LogEntry[] = [];
+  const revealed = new Set<string>();
+  const projectDir = opts.projectDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'basin-source-'));
+  const log = (level: LogEntry['level']) => (msg: string, data?: Record<string, unknown>) => void logs.push({ level, msg, data });
+  return {
+    name: opts.name ?? 'contract_test',
+    config: configWithDefaults<C>(source, config),
+    projectDir,
+    secret(name: string): string {
+      const v = env[name];
+      if (v === undefined || v === '') throw new SourceError('missing_secret', `The environment variable ${name} is not set; add it to .env or the environment.`, { variable: name });
+      revealed.add(v);
+      return v;
+    },
+    credentials: opts.credentials ?? {},
+    options: { fullRefresh: opts.fullRefresh ?? false, startDate: opts.startDate, endDate: opts.endDate, lookbackDays: opts.lookbackDays },
+    signal: opts.signal ?? new AbortController().signal,
+    log: { info: log('info'), warn: log('warn'), error: log('error') },
+    fetch: opts.fetch ?? globalThis.fetch,
+    logs,
+    revealed,
+  };
+}
