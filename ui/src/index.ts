@@ -1,1 +1,47 @@
-export {};
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const require = createRequire(import.meta.url);
+/** a package's root folder (its package.json is always resolvable, unlike unexported dist files) */
+function pkgDir(name: string): string {
+  let dir = path.dirname(require.resolve(name));
+  while (!fs.existsSync(path.join(dir, 'package.json')) || JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')).name !== name) {
+    const up = path.dirname(dir);
+    if (up === dir) throw new Error(`cannot find the folder of package ${name}`);
+    dir = up;
+  }
+  return dir;
+}
+
+/** Where the UI's static files live, and the vendor modules the import map points at (no CDN). */
+export function uiAssets(): { publicDir: string; vendor: Record<string, string> } {
+  return {
+    publicDir: path.resolve(here, '..', 'public'),
+    vendor: {
+      'preact.module.js': path.join(pkgDir('preact'), 'dist', 'preact.module.js'),
+      'hooks.module.js': path.join(pkgDir('preact'), 'hooks', 'dist', 'hooks.module.js'),
+      'htm.module.js': path.join(pkgDir('htm'), 'dist', 'htm.module.js'),
+    },
+  };
+}
+
+/** The HTML page routes of SPEC "HTML page routes"; every one serves the app shell. */
+export const PAGE_ROUTES = [
+  '/',
+  '/sources',
+  '/models',
+  '/health',
+  '/logs',
+  '/catalog',
+  '/schedules',
+  '/notebooks',
+  '/login',
+  '/setup',
+  '/invite/:token',
+  '/settings/users',
+  '/settings/account',
+  '/settings/secrets',
+] as const;

@@ -1,8 +1,43 @@
-import { definePlugin } from '@basin/core';
+import fs from 'node:fs';
+import path from 'node:path';
+import { definePlugin, errors, resolveInside } from '@basin/core';
+import { PAGE_ROUTES, uiAssets } from '@basin/ui';
 
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.map': 'application/json',
+};
+
+/**
+ * Serves the UI: the app shell for every HTML page route, its modules under /ui/, and the preact/htm
+ * vendor files from node_modules (no CDN). Pages are public shells; their data comes from guarded APIs.
+ */
 export default definePlugin({
   name: 'web',
-  register() {
-    // placeholder: filled by its issue
+  register(ctx) {
+    const { publicDir, vendor } = uiAssets();
+    const shell = fs.readFileSync(path.join(publicDir, 'index.html'));
+    const headers = { 'content-security-policy': "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'", 'x-content-type-options': 'nosniff', 'referrer-policy': 'same-origin' };
+
+    for (const url of PAGE_ROUTES) {
+      ctx.routes.get(url, { permission: 'public', schema: { hide: true } }, async (_req, reply) => reply.headers(headers).type('text/html; charset=utf-8').send(shell));
+    }
+    ctx.routes.get('/query', { permission: 'public', schema: { hide: true } }, async (_req, reply) => reply.redirect('/bi/sqllab/'));
+
+    ctx.routes.get('/ui/vendor/:file', { permission: 'public', schema: { hide: true } }, async (req, reply) => {
+      const file = vendor[req.params.file as string];
+      if (!file) throw errors.notFound('UI file');
+      return reply.type(TYPES['.js']!).header('cache-control', 'public, max-age=86400').send(fs.createReadStream(file));
+    });
+    ctx.routes.get('/ui/*', { permission: 'public', schema: { hide: true } }, async (req, reply) => {
+      const rel = (req.params as Record<string, string>)['*'] ?? '';
+      const file = resolveInside(publicDir, rel);
+      if (!file || !fs.existsSync(file) || !fs.statSync(file).isFile()) throw errors.notFound('UI file');
+      return reply.headers(headers).type(TYPES[path.extname(file)] ?? 'application/octet-stream').send(fs.createReadStream(file));
+    });
   },
 });

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# One command from a fresh clone: install everything, build, make the demo data, load it, run dbt,
+# and start Basin on the demo project. Prints the URL (and the first-admin setup link on first run).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+node scripts/setup.mjs
+npx turbo run build --output-logs=errors-only
+DEMO=examples/demo
+if [ ! -d "$DEMO/data/uploads/orders" ]; then node "$DEMO/generate-data.mjs"; fi
+basin() { node bin/basin.mjs "$@"; }
+echo "[demo] loading the sample data"
+basin sync --project "$DEMO" || echo "[demo] sync failed; the server still starts so you can look at it"
+echo "[demo] building the dbt models"
+basin tx run --project "$DEMO" || echo "[demo] dbt run failed; see the output above"
+exec node bin/basin.mjs start --project "$DEMO" --port "${PORT:-8800}"

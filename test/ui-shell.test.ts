@@ -1,0 +1,67 @@
+import { test, after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser } from 'playwright-core';
+import type { BasinApp } from '@basin/core';
+import { bootApp, disableAuth, makeProject } from '@basin/test';
+import { launchBrowser } from './support/browser.js';
+
+let app: BasinApp;
+let base: string;
+let browser: Browser;
+
+before(async () => {
+  const dir = makeProject();
+  disableAuth(dir);
+  app = await bootApp(dir);
+  base = await app.listen({ host: '127.0.0.1', port: 0 });
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+test('the app shell renders navigation and the live status from /api/status, with no outside requests', async () => {
+  const page = await browser.newPage();
+  const outside: string[] = [];
+  page.on('request', (r) => {
+    if (!r.url().startsWith(base)) outside.push(r.url());
+  });
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${base}/`);
+  await page.waitForSelector('text=Services');
+  for (const label of ['Overview', 'Sources', 'Models', 'Catalog', 'Schedules', 'Health', 'Logs']) {
+    assert.ok(await page.locator('nav.side a', { hasText: label }).count(), `nav entry ${label}`);
+  }
+  // the warehouse card shows the status the API reports
+  const card = page.locator('.card', { hasText: 'Warehouse' }).last();
+  await card.locator('.pill.ok').waitFor();
+  assert.deepEqual(errors, []);
+  assert.deepEqual(outside, []);
+  await page.close();
+});
+
+test('every HTML page route serves the shell; /query redirects to the dashboard tool', async () => {
+  for (const p of ['/sources', '/models', '/health', '/logs', '/catalog', '/schedules', '/notebooks', '/login', '/setup', '/invite/abc', '/settings/users', '/settings/account', '/settings/secrets']) {
+    const r = await app.http.inject({ method: 'GET', url: p });
+    assert.equal(r.statusCode, 200, p);
+    assert.match(r.headers['content-type'] as string, /text\/html/);
+    assert.match(r.body, /<div id="app">/);
+  }
+  const q = await app.http.inject({ method: 'GET', url: '/query' });
+  assert.equal(q.statusCode, 302);
+  assert.equal(q.headers.location, '/bi/sqllab/');
+});
+
+test('the login page shows its form and UI files cannot be read outside the UI folder', async () => {
+  const page = await browser.newPage();
+  await page.goto(`${base}/login`);
+  await page.waitForSelector('input[name=email]');
+  assert.ok(await page.locator('input[name=password]').count());
+  await page.close();
+  const escape = await app.http.inject({ method: 'GET', url: '/ui/..%2f..%2fpackage.json' });
+  assert.equal(escape.statusCode, 404);
+  const vendor = await app.http.inject({ method: 'GET', url: '/ui/vendor/preact.module.js' });
+  assert.equal(vendor.statusCode, 200);
+});

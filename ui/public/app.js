@@ -1,0 +1,33 @@
+import { render } from 'preact';
+import { html } from './components.js';
+import { Dashboard } from './pages/dashboard.js';
+import { Sources, Models, Health, Logs, Catalog, Schedules, Notebooks, Users, Account, Secrets } from './pages/lists.js';
+import { Login, Setup, Invite } from './pages/auth.js';
+
+/** Client-side routes for the server's HTML page routes; the server serves this shell for each. */
+const NAV = [
+  ['Data', [['/', 'Overview', Dashboard], ['/sources', 'Sources', Sources], ['/models', 'Models', Models], ['/catalog', 'Catalog', Catalog]]],
+  ['Operate', [['/schedules', 'Schedules', Schedules], ['/notebooks', 'Notebooks', Notebooks], ['/health', 'Health', Health], ['/logs', 'Logs', Logs]]],
+  ['Settings', [['/settings/account', 'Account', Account], ['/settings/users', 'Users', Users], ['/settings/secrets', 'Secrets', Secrets]]],
+];
+const BARE = { '/login': Login, '/setup': Setup };
+
+function App() {
+  const path = location.pathname.replace(/\/+$/, '') || '/';
+  if (BARE[path]) return html`<${BARE[path]} />`;
+  const invite = path.match(/^\/invite\/([^/]+)$/);
+  if (invite) return html`<${Invite} token=${decodeURIComponent(invite[1])} />`;
+  const page = NAV.flatMap(([, items]) => items).find(([p]) => p === path);
+  const Page = page ? page[2] : () => html`<h1>Not found</h1><p class="muted">No page at ${path}.</p>`;
+  return html`<div class="layout">
+    <nav class="side">
+      <div class="brand">Basin</div>
+      ${NAV.map(([section, items]) => html`<div class="section">${section}</div>${items.map(([p, label]) => html`<a href=${p} class=${p === path ? 'active' : ''}>${label}</a>`)}`)}
+      <div class="section">Tools</div>
+      <a href="/bi/">Dashboards</a><a href="/tx-docs/">dbt docs</a><a href="/api/docs">API docs</a>
+    </nav>
+    <main><${Page} /></main>
+  </div>`;
+}
+
+render(html`<${App} />`, document.getElementById('app'));
