@@ -1,12 +1,57 @@
-import { definePlugin } from '@basin/core';
+import { asValue, definePlugin, type PermissionRegistry } from '@basin/core';
+import { BasinAuthenticator } from './authenticator.js';
+import { registerAuthCommands } from './cli.js';
 import { AuthSection } from './config.js';
+import { openAuthDb } from './db.js';
+import { OidcLogin } from './oidc.js';
+import { RateLimiter } from './rate-limit.js';
+import { installRequestGuard } from './request-guard.js';
+import { registerAdminRoutes } from './routes/admin-routes.js';
+import { registerAuthRoutes } from './routes/auth-routes.js';
+import { RouteContext } from './routes/context.js';
+import { registerOAuthRoutes } from './routes/oauth-routes.js';
+import { registerTwoFactorRoutes } from './routes/two-factor-routes.js';
+import { AuthService } from './service.js';
 
-export { AuthSection } from './config.js';
+export { AuthSection, CLOUD_SESSION_DEFAULTS } from './config.js';
+export { AuthService } from './service.js';
+export { BasinAuthenticator, SESSION_COOKIE } from './authenticator.js';
+export { hashPassword, verifyPassword, checkPasswordPolicy } from './passwords.js';
+export { openCliService } from './cli.js';
 
 export default definePlugin({
   name: 'auth',
   configSections: [{ section: 'auth', schema: AuthSection }],
-  register() {
-    // routes, authenticator and CLI commands: issue "Authentication and access control"
+  commands: registerAuthCommands,
+  register(ctx) {
+    const db = openAuthDb(ctx.config.resolve('.basin', 'auth.db'));
+    const auth = new AuthService(db, ctx.config, ctx.clock, ctx.events);
+    const authn = new BasinAuthenticator(auth, ctx.resolve<PermissionRegistry>('permissions'));
+    const limiter = new RateLimiter(() => ctx.clock.now().getTime());
+    ctx.provide('auth', asValue(auth));
+    ctx.provide('authenticator', asValue(authn));
+    ctx.provide('rateLimiter', asValue(limiter));
+    ctx.events.declare('auth_logout');
+
+    installRequestGuard(ctx.http, auth, authn, limiter);
+    const rc = new RouteContext(auth, authn);
+    registerAuthRoutes(ctx, rc);
+    registerTwoFactorRoutes(ctx, rc);
+    registerAdminRoutes(ctx, rc);
+    registerOAuthRoutes(ctx, rc, new OidcLogin(() => auth.settings().oauth_providers));
+
+    ctx.onStart(() => {
+      // first admin: a one-time link while the project has no users (a new one each start; only its hash is kept)
+      if (!auth.settings().enabled) return;
+      const setup = auth.issueSetupToken();
+      if (!setup) return;
+      const port = ctx.config.platform.port;
+      const link = `/setup?token=${setup.token}`;
+      ctx.log.warn('No users yet: open the one-time setup link printed on the console to create the first admin.');
+      process.stdout.write(`\nBasin has no users yet. Create the first admin within 72 hours at:\n  http://localhost:${port}${link}\n(or run: basin users add EMAIL --role admin --password-stdin)\n\n`);
+    });
+    ctx.onStop(() => {
+      db.close();
+    });
   },
 });
