@@ -17,3 +17,19 @@ export const PiiOverridesFile = Type.Object({ overrides: Type.Array(PiiOverride,
 export type PiiOverridesFile = Static<typeof PiiOverridesFile>;
 
 export const piiOverridesFileSpec: ConfigFileSpec = { id: 'pii-overrides', path: '.basin/pii-overrides.yml', format: 'yaml', schema: PiiOverridesFile };
+
+/** optional `governance` section of project.yml (beyond SPEC: the spec fixes only the default sample size) */
+export const GovernanceSection = Type.Object(
+  {
+    drift_enabled: Type.Boolean({ default: true }),
+    pii_enabled: Type.Boolean({ default: true }),
+    /** rows sampled from each new or changed table */
+    pii_sample_rows: Type.Integer({ minimum: 1, maximum: 100000, default: 100 }),
+    /** share of sampled non-null values a detector must match to call a column PII on values alone */
+    pii_min_match_share: Type.Number({ minimum: 0.05, maximum: 1, default: 0.5 }),
+    /** findings below this confidence are not reported */
+    pii_min_confidence: Type.Number({ minimum: 0, maximum: 1, default: 0.5 }),
+  },
+  { additionalProperties: false, default: {} },
+);
+export type GovernanceSettings = Static<typeof GovernanceSection>;
