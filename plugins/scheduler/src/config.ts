@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { ConfigFileSpec } from '@basin/core';
+import { CronExpressionParser } from 'cron-parser';
 
 export const CRON_PRESETS: Record<string, string> = {
   every_15m: '*/15 * * * *',
@@ -65,6 +66,38 @@ export const SchedulesFile = Type.Object(
 );
 export type SchedulesFile = Static<typeof SchedulesFile>;
 
+/** the 5-field expression a schedule's `cron` stands for (a preset name or the expression itself) */
+export function cronExpression(expr: string): string {
+  return CRON_PRESETS[expr] ?? expr.trim();
+}
+
+/** null when the IANA zone name is known to this Node's ICU, else a message */
+export function timezoneProblem(tz: string): string | null {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return null;
+  } catch {
+    return `unknown timezone "${tz}" (use an IANA name such as Europe/Berlin or UTC)`;
+  }
+}
+
+/** null when the cron expression parses fully (ranges, steps, names), else the parser's message */
+export function cronProblem(expr: string): string | null {
+  try {
+    CronExpressionParser.parse(cronExpression(expr));
+    return null;
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
+/** a script path relative to scripts/ ("nightly.py" or "scripts/nightly.py"); null when it escapes lexically */
+export function scriptRelative(p: string): string | null {
+  const rel = p.replace(/\\/g, '/').replace(/^\.\//, '').replace(/^scripts\//, '');
+  if (!rel || rel.startsWith('/') || rel.split('/').some((seg) => seg === '..')) return null;
+  return rel;
+}
+
 const CRON_FIELD = /^(\*|\d+|\d+-\d+)(\/\d+)?(,(\*|\d+|\d+-\d+)(\/\d+)?)*$/;
 /** true for a preset or a 5-field cron expression (field syntax only; the scheduler parses fully) */
 export function isCronLike(expr: string): boolean {
@@ -84,6 +117,18 @@ export const schedulesFileSpec: ConfigFileSpec = {
       if (seen.has(s.name)) ctx.issue(`/schedules/${i}/name`, `duplicate schedule name "${s.name}"`);
       seen.add(s.name);
       if (!isCronLike(s.cron)) ctx.issue(`/schedules/${i}/cron`, `"${s.cron}" is not a 5-field cron expression or preset`, { expected: `cron or one of ${Object.keys(CRON_PRESETS).join(', ')}` });
+      else {
+        const bad = cronProblem(s.cron);
+        if (bad) ctx.issue(`/schedules/${i}/cron`, `"${s.cron}" is not a valid cron expression: ${bad}`);
+      }
+      if (s.timezone !== undefined) {
+        const bad = timezoneProblem(s.timezone);
+        if (bad) ctx.issue(`/schedules/${i}/timezone`, bad);
+      }
+      if (s.start_date !== undefined && Number.isNaN(new Date(s.start_date as string | Date).getTime())) {
+        ctx.issue(`/schedules/${i}/start_date`, `"${String(s.start_date)}" is not a date-time (use ISO 8601, e.g. 2026-01-31T06:00:00Z)`);
+      }
+      if (s.type === 'script' && s.script_path && !scriptRelative(s.script_path)) ctx.issue(`/schedules/${i}/script_path`, 'script_path must stay inside scripts/');
       if ((s.type === 'sync' || s.type === 'sync_only') && !s.sources?.length) ctx.issue(`/schedules/${i}/sources`, `a ${s.type} schedule needs a non-empty "sources" list`);
       if (s.type === 'script' && !s.script_path) ctx.issue(`/schedules/${i}/script_path`, 'a script schedule needs "script_path" (a path inside scripts/)');
       if (s.type === 'tx' && !s.tx_command) ctx.issue(`/schedules/${i}/tx_command`, 'a tx schedule needs "tx_command" (for example "run")');

@@ -1,0 +1,75 @@
+import { Type } from '@sinclair/typebox';
+import { errors, type PluginContext } from '@basin/core';
+import type { Scheduler } from './scheduler.js';
+import type { JobStore } from './store.js';
+
+const Page = Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 500, default: 50 }), offset: Type.Integer({ minimum: 0, default: 0 }) });
+const NameParam = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) });
+const JobParam = Type.Object({ job_id: Type.String({ minLength: 1, maxLength: 100 }) });
+
+/** SPEC "Schedules and notifications" (schedule half) plus GET /api/sources/unscheduled. */
+export function registerScheduleRoutes(ctx: PluginContext, scheduler: Scheduler, store: JobStore): void {
+  const must = (name: string) => {
+    const s = scheduler.get(name);
+    if (!s) throw errors.notFound(`Schedule "${name}"`, { available: scheduler.current().schedules.map((x) => x.name) });
+    return s;
+  };
+
+  ctx.routes.get('/api/schedules', { permission: 'scheduler.view', schema: { summary: 'All schedules with next run, last run and active jobs' } }, async () =>
+    scheduler.current().schedules.map((s) => scheduler.view(s)),
+  );
+
+  // registered before /:name so "history" is never read as a schedule name
+  ctx.routes.get('/api/schedules/history/recent', { permission: 'scheduler.view', schema: { summary: 'Recent jobs of every schedule, newest first', querystring: Page } }, async (req) =>
+    store.recent(req.query.limit, req.query.offset),
+  );
+
+  ctx.routes.get('/api/schedules/jobs/:job_id', { permission: 'scheduler.view', schema: { summary: 'One job with its captured log (beyond SPEC)', params: JobParam } }, async (req) => {
+    const job = store.getWithLog(req.params.job_id);
+    if (!job) throw errors.notFound(`Job "${req.params.job_id}"`);
+    return job;
+  });
+
+  ctx.routes.get('/api/schedules/:name', { permission: 'scheduler.view', schema: { summary: 'One schedule with next run, last run and active jobs', params: NameParam } }, async (req) =>
+    scheduler.view(must(req.params.name)),
+  );
+
+  ctx.routes.get('/api/schedules/:name/history', { permission: 'scheduler.view', schema: { summary: "A schedule's jobs, newest first", params: NameParam, querystring: Page } }, async (req) => {
+    const name = req.params.name as string;
+    // history stays readable for a schedule removed from the file
+    const page = store.history(name, req.query.limit, req.query.offset);
+    if (!scheduler.get(name) && page.total === 0) must(name);
+    return page;
+  });
+
+  ctx.routes.post('/api/schedules/:name/trigger', { permission: 'source.sync', schema: { summary: 'Run a schedule now', params: NameParam } }, async (req, reply) => {
+    const job = scheduler.trigger(req.params.name);
+    reply.code(202);
+    return job;
+  });
+
+  ctx.routes.post('/api/schedules/reload', { permission: 'scheduler.manage', schema: { summary: 'Re-read schedules.yml (validated first; on error the running schedules stay)' } }, async () =>
+    scheduler.reload(),
+  );
+
+  ctx.routes.post('/api/schedules/jobs/:job_id/cancel', { permission: 'scheduler.manage', schema: { summary: 'Cancel a running job (stops its sync, dbt run or script) or a queued retry', params: JobParam } }, async (req) => {
+    const job = scheduler.cancel(req.params.job_id);
+    if (job.status === 'running') {
+      // the abort settles the job promptly; answer with its final record
+      return (await scheduler.wait(job.id)) ?? job;
+    }
+    return job;
+  });
+
+  ctx.routes.get('/api/sources/unscheduled', { permission: 'scheduler.view', schema: { summary: 'Sources that no enabled sync schedule lists' } }, async () => {
+    if (!ctx.config.hasFile('sources')) return [];
+    const sources = (ctx.config.file<{ sources: Array<{ name: string; type: string; enabled?: boolean }> }>('sources').sources ?? []);
+    const scheduled = new Set(
+      scheduler
+        .current()
+        .schedules.filter((s) => s.enabled && (s.type === 'sync' || s.type === 'sync_only'))
+        .flatMap((s) => s.sources ?? []),
+    );
+    return sources.filter((s) => !scheduled.has(s.name)).map((s) => ({ name: s.name, type: s.type, enabled: s.enabled !== false }));
+  });
+}
