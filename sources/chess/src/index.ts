@@ -1,15 +1,20 @@
 import { defineSource, notImplemented, Type } from '@basin/sdk';
 
-// Manifest placeholder: schema, runtime and resources come with the ingestion issue.
+const RESOURCES = ['players_profiles', 'players_games', 'players_online_status'];
+
+/** Chess.com public data (SPEC: player profiles and games, no auth, no fields). Manifest only. */
 export default defineSource({
   type: 'chess',
+  title: 'Chess.com',
   category: 'api',
   authKind: 'none',
   wizard: true,
   configKey: 'typed',
   implemented: false,
-  configSchema: Type.Object({}, { additionalProperties: true, default: {} }),
-  capabilities: { incremental: false, dateRange: false, customQueries: false },
+  configSchema: Type.Object({}, { additionalProperties: false, default: {} }),
+  capabilities: { incremental: true, dateRange: false, customQueries: false, performanceMetrics: false },
+  resources: RESOURCES.map((name) => ({ name })),
+  defaultResources: RESOURCES,
   async check() {
     throw notImplemented('chess');
   },

@@ -1,15 +1,27 @@
 import { defineSource, notImplemented, Type } from '@basin/sdk';
 
-// Manifest placeholder: schema, runtime and resources come with the ingestion issue.
+const DEFAULTS = ['contacts', 'companies', 'deals', 'tickets'];
+const RESOURCES = [...DEFAULTS, 'products', 'quotes', 'owners', 'properties', 'pipelines_deal', 'pipelines_ticket'];
+
+/** HubSpot (SPEC: CRM with contacts/companies/deals). Manifest only; the runtime comes in a later release. */
 export default defineSource({
   type: 'hubspot',
+  title: 'HubSpot',
   category: 'crm',
   authKind: 'apiKey',
   wizard: true,
   configKey: 'typed',
   implemented: false,
-  configSchema: Type.Object({}, { additionalProperties: true, default: {} }),
-  capabilities: { incremental: false, dateRange: false, customQueries: false },
+  configSchema: Type.Object(
+    {
+      api_key_env: Type.String({ minLength: 1, default: 'HUBSPOT_API_KEY', description: 'name of the environment variable holding the private-app token' }),
+      resources: Type.Array(Type.Union(RESOURCES.map((r) => Type.Literal(r))), { default: DEFAULTS, minItems: 1, uniqueItems: true }),
+    },
+    { additionalProperties: false, default: {} },
+  ),
+  capabilities: { incremental: true, dateRange: false, customQueries: false, performanceMetrics: false },
+  resources: RESOURCES.map((name) => ({ name, primaryKey: ['id'] })),
+  defaultResources: DEFAULTS,
   async check() {
     throw notImplemented('hubspot');
   },

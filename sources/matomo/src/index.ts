@@ -1,15 +1,24 @@
 import { defineSource, notImplemented, Type } from '@basin/sdk';
 
-// Manifest placeholder: schema, runtime and resources come with the ingestion issue.
+const RESOURCES = ['reports', 'visits'];
+
+/**
+ * Matomo (SPEC: privacy web analytics, no wizard: token passed as a GET parameter). Settings go in
+ * `generic_config`, a free key-value dict passed to the ingestion function. Manifest only; the
+ * runtime comes in a later release.
+ */
 export default defineSource({
   type: 'matomo',
+  title: 'Matomo',
   category: 'analytics',
   authKind: 'apiKey',
   wizard: false,
   configKey: 'generic',
   implemented: false,
-  configSchema: Type.Record(Type.String(), Type.Unknown(), { default: {} }),
-  capabilities: { incremental: false, dateRange: false, customQueries: false },
+  configSchema: Type.Object({}, { additionalProperties: true, default: {} }),
+  capabilities: { incremental: true, dateRange: true, customQueries: true, performanceMetrics: true },
+  resources: RESOURCES.map((name) => ({ name })),
+  defaultResources: RESOURCES,
   async check() {
     throw notImplemented('matomo');
   },

@@ -1,15 +1,23 @@
 import { defineSource, notImplemented, Type } from '@basin/sdk';
 
-// Manifest placeholder: schema, runtime and resources come with the ingestion issue.
+const RESOURCES = ['activities', 'deals', 'organizations', 'persons', 'pipelines', 'products', 'stages', 'users'];
+
+/**
+ * Pipedrive (SPEC: deals CRM). Settings go in `generic_config`, a free key-value dict passed to the
+ * ingestion function. Manifest only; the runtime comes in a later release.
+ */
 export default defineSource({
   type: 'pipedrive',
+  title: 'Pipedrive',
   category: 'crm',
   authKind: 'apiKey',
   wizard: true,
   configKey: 'generic',
   implemented: false,
-  configSchema: Type.Record(Type.String(), Type.Unknown(), { default: {} }),
-  capabilities: { incremental: false, dateRange: false, customQueries: false },
+  configSchema: Type.Object({}, { additionalProperties: true, default: {} }),
+  capabilities: { incremental: true, dateRange: false, customQueries: false, performanceMetrics: false },
+  resources: RESOURCES.map((name) => ({ name })),
+  defaultResources: RESOURCES,
   async check() {
     throw notImplemented('pipedrive');
   },

@@ -1,15 +1,28 @@
 import { defineSource, notImplemented, Type } from '@basin/sdk';
 
-// Manifest placeholder: schema, runtime and resources come with the ingestion issue.
+const DEFAULTS = ['account', 'contact', 'lead', 'opportunity', 'campaign'];
+const RESOURCES = [...DEFAULTS, 'task', 'event', 'user', 'user_role', 'product_2'];
+
+/**
+ * Salesforce (SPEC: enterprise CRM, service-account auth). The credentials (user name, password,
+ * security token) come from .ingest/secrets.toml, so the typed block only picks resources.
+ * Manifest only; the runtime comes in a later release.
+ */
 export default defineSource({
   type: 'salesforce',
+  title: 'Salesforce',
   category: 'crm',
   authKind: 'serviceAccount',
   wizard: true,
   configKey: 'typed',
   implemented: false,
-  configSchema: Type.Object({}, { additionalProperties: true, default: {} }),
-  capabilities: { incremental: false, dateRange: false, customQueries: false },
+  configSchema: Type.Object(
+    { resources: Type.Array(Type.Union(RESOURCES.map((r) => Type.Literal(r))), { default: DEFAULTS, minItems: 1, uniqueItems: true }) },
+    { additionalProperties: false, default: {} },
+  ),
+  capabilities: { incremental: true, dateRange: false, customQueries: false, performanceMetrics: false },
+  resources: RESOURCES.map((name) => ({ name, primaryKey: ['id'], cursorField: 'system_modstamp' })),
+  defaultResources: DEFAULTS,
   async check() {
     throw notImplemented('salesforce');
   },

@@ -1,15 +1,24 @@
 import { defineSource, notImplemented, Type } from '@basin/sdk';
 
-// Manifest placeholder: schema, runtime and resources come with the ingestion issue.
+const RESOURCES = ['customers', 'orders', 'products'];
+
+/**
+ * Shopify (SPEC: e-commerce platform, no wizard: needs an OAuth grant flow not implemented yet).
+ * Settings go in `generic_config`, a free key-value dict passed to the ingestion function. Manifest
+ * only; the runtime comes in a later release.
+ */
 export default defineSource({
   type: 'shopify',
-  category: 'saas',
+  title: 'Shopify',
+  category: 'business',
   authKind: 'oauth2',
   wizard: false,
   configKey: 'generic',
   implemented: false,
-  configSchema: Type.Record(Type.String(), Type.Unknown(), { default: {} }),
-  capabilities: { incremental: false, dateRange: false, customQueries: false },
+  configSchema: Type.Object({}, { additionalProperties: true, default: {} }),
+  capabilities: { incremental: true, dateRange: true, customQueries: false, performanceMetrics: false },
+  resources: RESOURCES.map((name) => ({ name })),
+  defaultResources: RESOURCES,
   async check() {
     throw notImplemented('shopify');
   },

@@ -1,15 +1,20 @@
 import { defineSource, notImplemented, Type } from '@basin/sdk';
 
-// Manifest placeholder: schema, runtime and resources come with the ingestion issue.
+/**
+ * Strapi (SPEC: headless CMS, no wizard; content types are discovered). Settings go in
+ * `generic_config`, a free key-value dict passed to the ingestion function. Manifest only; the
+ * runtime comes in a later release.
+ */
 export default defineSource({
   type: 'strapi',
-  category: 'saas',
+  title: 'Strapi',
+  category: 'business',
   authKind: 'apiKey',
   wizard: false,
   configKey: 'generic',
   implemented: false,
-  configSchema: Type.Record(Type.String(), Type.Unknown(), { default: {} }),
-  capabilities: { incremental: false, dateRange: false, customQueries: false },
+  configSchema: Type.Object({}, { additionalProperties: true, default: {} }),
+  capabilities: { incremental: false, dateRange: false, customQueries: false, performanceMetrics: false },
   async check() {
     throw notImplemented('strapi');
   },

@@ -1,15 +1,28 @@
 import { defineSource, notImplemented, Type } from '@basin/sdk';
 
-// Manifest placeholder: schema, runtime and resources come with the ingestion issue.
+const RESOURCES = ['tickets', 'ticket_fields', 'ticket_events', 'ticket_metric_events'];
+const DEFAULTS = ['tickets', 'ticket_fields'];
+
+/**
+ * Zendesk (SPEC: ticketing). Settings go in `generic_config`, a free key-value dict passed to the
+ * ingestion function; `resources` picks what to load. Manifest only; the runtime comes in a later
+ * release.
+ */
 export default defineSource({
   type: 'zendesk',
-  category: 'support',
+  title: 'Zendesk',
+  category: 'crm',
   authKind: 'apiKey',
   wizard: true,
   configKey: 'generic',
   implemented: false,
-  configSchema: Type.Record(Type.String(), Type.Unknown(), { default: {} }),
-  capabilities: { incremental: false, dateRange: false, customQueries: false },
+  configSchema: Type.Object(
+    { resources: Type.Array(Type.Union(RESOURCES.map((r) => Type.Literal(r))), { default: DEFAULTS, minItems: 1, uniqueItems: true }) },
+    { additionalProperties: true, default: {} },
+  ),
+  capabilities: { incremental: true, dateRange: true, customQueries: false, performanceMetrics: false },
+  resources: RESOURCES.map((name) => ({ name })),
+  defaultResources: DEFAULTS,
   async check() {
     throw notImplemented('zendesk');
   },
