@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 node scripts/setup.mjs
-npx turbo run build --output-logs=errors-only
+TURBO_TELEMETRY_DISABLED=1 npx turbo run build --output-logs=errors-only
 DEMO=examples/demo
 if [ ! -d "$DEMO/data/uploads/orders" ]; then node "$DEMO/generate-data.mjs"; fi
 basin() { node bin/basin.mjs "$@"; }

@@ -3,5 +3,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 node scripts/setup.mjs
-npx turbo run build --output-logs=errors-only
+TURBO_TELEMETRY_DISABLED=1 npx turbo run build --output-logs=errors-only
 node scripts/run-tests.mjs "$@"

@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+// Server start time and idle RSS of `basin start` on the demo project (built packages), against a
+// bare fastify server started the same way in the same run. Targets: start < 2 s, idle RSS < 150 MB.
+// Usage: node bench/startup.mjs [runs=5]   (run "npm run build" first)
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const runs = Number(process.argv[2] ?? 5);
+
+function rssMb(pid) {
+  const s = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(s)[1]) / 1024;
+}
+
+async function measure(args, url, env = {}) {
+  const t0 = performance.now();
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
+  let err = '';
+  child.stderr.on('data', (d) => (err += d));
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited: ${err}`);
+    try {
+      const r = await fetch(url);
+      if (r.ok) break;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  const startMs = performance.now() - t0;
+  await new Promise((r) => setTimeout(r, 2000)); // idle
+  const rss = rssMb(child.pid);
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+  return { startMs, rss };
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+// a throwaway copy of the demo project so the bench never touches the real one
+const proj = fs.mkdtempSync(path.join(os.tmpdir(), 'basin-bench-'));
+fs.cpSync(path.join(root, 'examples', 'demo'), proj, { recursive: true, filter: (src) => !src.includes(`${path.sep}data${path.sep}`) && !src.endsWith(`${path.sep}data`) });
+const baselineFile = path.join(proj, 'baseline.mjs');
+fs.writeFileSync(baselineFile, `import Fastify from '${pathToFastify()}'; const app = Fastify(); app.get('/api/status', async () => ({ ok: true })); await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });`);
+function pathToFastify() {
+  return path.join(root, 'node_modules', 'fastify', 'fastify.js');
+}
+
+const basin = [];
+const base = [];
+for (let i = 0; i < runs; i++) {
+  const port = 18900 + i;
+  base.push(await measure([baselineFile], `http://127.0.0.1:${port}/api/status`, { PORT: String(port) }));
+  basin.push(await measure([path.join(root, 'bin', 'basin.mjs'), 'start', '--project', proj, '--port', String(port + 50), '--log-level', 'warn'], `http://127.0.0.1:${port + 50}/api/status`));
+}
+const bs = median(basin.map((r) => r.startMs));
+const br = median(basin.map((r) => r.rss));
+const fs_ = median(base.map((r) => r.startMs));
+const fr = median(base.map((r) => r.rss));
+console.log(`runs: ${runs} (median)`);
+console.log(`bare fastify : start ${fs_.toFixed(0)} ms, idle RSS ${fr.toFixed(1)} MB`);
+console.log(`basin start  : start ${bs.toFixed(0)} ms, idle RSS ${br.toFixed(1)} MB  (demo project, all plugins)`);
+console.log(`ratio        : start x${(bs / fs_).toFixed(2)}, RSS x${(br / fr).toFixed(2)}`);
+console.log(`targets      : start < 2000 ms ${bs < 2000 ? 'MET' : 'MISSED'}, idle RSS < 150 MB ${br < 150 ? 'MET' : 'MISSED'}`);
+fs.rmSync(proj, { recursive: true, force: true });
