@@ -1,3 +1,4 @@
 export * from './types.js';
 export * from './files/index.js';
+export * from './rest/index.js';
 export { Type, type Static, type TSchema } from '@sinclair/typebox';

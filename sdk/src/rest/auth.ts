@@ -1,0 +1,160 @@
+import { SourceError } from '../types.js';
+
+/** How a REST source authenticates; secrets are named by environment variable, never given inline. */
+export type AuthSpec =
+  | { kind: 'none' }
+  | { kind: 'bearer'; tokenEnv: string }
+  | { kind: 'api_key'; name: string; location: 'header' | 'query'; keyEnv: string }
+  | { kind: 'basic'; usernameEnv: string; passwordEnv: string }
+  | { kind: 'oauth2_client_credentials'; tokenUrl: string; clientIdEnv: string; clientSecretEnv: string; scope?: string }
+  | { kind: 'custom_header'; name: string; valueEnv: string };
+
+export interface Authenticator {
+  readonly kind: AuthSpec['kind'];
+  /** adds credentials to an outgoing request */
+  apply(url: URL, headers: Headers): Promise<void>;
+  /** after a 401: drop cached tokens; true when a retry may succeed */
+  invalidate(): boolean;
+  /** which setting to fix after a 401/403, e.g. "the environment variable API_TOKEN (auth_token_env)" */
+  hint(): string;
+  /** replaces every secret value this authenticator handed out with *** */
+  redact(text: string): string;
+}
+
+export interface AuthDeps {
+  secret(name: string): string;
+  fetch: typeof fetch;
+  signal?: AbortSignal;
+  now?: () => number;
+}
+
+function envHint(...names: Array<[string, string]>): string {
+  return names.map(([env, field]) => `the environment variable ${env} (${field})`).join(' and ');
+}
+
+/** Builds the authenticator of an AuthSpec; secrets are read lazily through `deps.secret`. */
+export function createAuthenticator(spec: AuthSpec, deps: AuthDeps): Authenticator {
+  const revealed = new Set<string>();
+  const secret = (name: string) => {
+    const v = deps.secret(name);
+    if (v) revealed.add(v);
+    return v;
+  };
+  const redact = (text: string) => {
+    let out = text;
+    for (const s of revealed) if (s.length >= 3) out = out.split(s).join('***');
+    return out;
+  };
+  switch (spec.kind) {
+    case 'none':
+      return { kind: 'none', apply: async () => {}, invalidate: () => false, hint: () => 'the API credentials (auth_type is none)', redact };
+    case 'bearer':
+      return {
+        kind: 'bearer',
+        apply: async (_u, h) => h.set('Authorization', `Bearer ${secret(spec.tokenEnv)}`),
+        invalidate: () => false,
+        hint: () => envHint([spec.tokenEnv, 'auth_token_env']),
+        redact,
+      };
+    case 'api_key':
+      return {
+        kind: 'api_key',
+        apply: async (u, h) => {
+          const v = secret(spec.keyEnv);
+          if (spec.location === 'query') u.searchParams.set(spec.name, v);
+          else h.set(spec.name, v);
+        },
+        invalidate: () => false,
+        hint: () => envHint([spec.keyEnv, 'auth_token_env']),
+        redact,
+      };
+    case 'basic':
+      return {
+        kind: 'basic',
+        apply: async (_u, h) => {
+          const token = Buffer.from(`${secret(spec.usernameEnv)}:${secret(spec.passwordEnv)}`).toString('base64');
+          revealed.add(token);
+          h.set('Authorization', `Basic ${token}`);
+        },
+        invalidate: () => false,
+        hint: () => envHint([spec.usernameEnv, 'basic_username_env'], [spec.passwordEnv, 'basic_password_env']),
+        redact,
+      };
+    case 'custom_header':
+      return {
+        kind: 'custom_header',
+        apply: async (_u, h) => h.set(spec.name, secret(spec.valueEnv)),
+        invalidate: () => false,
+        hint: () => envHint([spec.valueEnv, 'auth_token_env']),
+        redact,
+      };
+    case 'oauth2_client_credentials':
+      return oauth2ClientCredentials(spec, deps, secret, redact, revealed);
+  }
+}
+
+/** OAuth2 client-credentials grant: fetches a token, reuses it until shortly before it expires, refreshes after a 401. */
+function oauth2ClientCredentials(
+  spec: Extract<AuthSpec, { kind: 'oauth2_client_credentials' }>,
+  deps: AuthDeps,
+  secret: (n: string) => string,
+  redact: (t: string) => string,
+  revealed: Set<string>,
+): Authenticator {
+  const now = deps.now ?? Date.now;
+  let token: { value: string; expiresAt: number } | null = null;
+  let pending: Promise<string> | null = null;
+  const hint = () => envHint([spec.clientIdEnv, 'client_id_env'], [spec.clientSecretEnv, 'client_secret_env']);
+
+  async function fetchToken(): Promise<string> {
+    const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: secret(spec.clientIdEnv), client_secret: secret(spec.clientSecretEnv) });
+    if (spec.scope) body.set('scope', spec.scope);
+    let res: Response;
+    try {
+      res = await deps.fetch(spec.tokenUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+        body,
+        signal: deps.signal,
+      });
+    } catch (err) {
+      throw new SourceError('oauth_token_failed', `Could not reach the token endpoint ${new URL(spec.tokenUrl).origin}: ${(err as Error).message}`);
+    }
+    const text = await res.text();
+    if (!res.ok) {
+      const code = res.status === 400 || res.status === 401 ? 'unauthorized' : 'oauth_token_failed';
+      throw new SourceError(code, `The token endpoint answered ${res.status}; check ${hint()}. Response: ${redact(text).slice(0, 300)}`, { status: res.status });
+    }
+    let json: { access_token?: string; expires_in?: number | string };
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new SourceError('oauth_token_failed', 'The token endpoint did not answer JSON.');
+    }
+    if (!json.access_token) throw new SourceError('oauth_token_failed', 'The token endpoint answered without an access_token.');
+    revealed.add(json.access_token);
+    const ttl = Number(json.expires_in ?? 3600);
+    // refresh a minute early (or at half-life for short tokens)
+    token = { value: json.access_token, expiresAt: now() + Math.max(0, ttl - Math.min(60, ttl / 2)) * 1000 };
+    return json.access_token;
+  }
+
+  return {
+    kind: 'oauth2_client_credentials',
+    async apply(_u, h) {
+      let value = token && token.expiresAt > now() ? token.value : null;
+      if (!value) {
+        pending ??= fetchToken().finally(() => (pending = null));
+        value = await pending;
+      }
+      h.set('Authorization', `Bearer ${value}`);
+    },
+    invalidate() {
+      const had = token !== null;
+      token = null;
+      return had;
+    },
+    hint,
+    redact,
+  };
+}
