@@ -69,6 +69,11 @@ export interface SourceContext<C = Record<string, unknown>> {
   fetch: typeof fetch;
 }
 
+export interface ConfigProblem {
+  path: string;
+  message: string;
+}
+
 export interface CheckResult {
   ok: boolean;
   message?: string;
@@ -92,6 +97,12 @@ export interface SourceDefinition<S extends TSchema = TSchema> {
   /** runtime not implemented yet: a sync fails with not_implemented naming the type */
   implemented?: boolean;
   docs?: string;
+  /**
+   * Cross-field rules the schema cannot express (e.g. "auth_type basic needs basic_username_env").
+   * Called with the block after schema validation and defaults; `path` is a JSON pointer inside
+   * the block ('/auth_token_env'). Sources also enforce these in check/read.
+   */
+  validateConfig?(config: Static<S>): ConfigProblem[];
   check(ctx: SourceContext<Static<S>>): Promise<CheckResult>;
   discover(ctx: SourceContext<Static<S>>): Promise<ResourceSpec[]>;
   /** yields batches per resource; `state` is the last committed cursor state per resource */
