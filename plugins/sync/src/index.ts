@@ -1,8 +1,76 @@
-import { definePlugin } from '@basin/core';
+import type { AddressInfo } from 'node:net';
+import multipart from '@fastify/multipart';
+import { asValue, definePlugin, type PluginContext } from '@basin/core';
+import { Type } from '@sinclair/typebox';
+import type { SourceRegistry } from '@basin/plugin-sources';
+import { registerSyncCommands } from './cli/commands.js';
+import { SyncEngineImpl } from './engine.js';
+import { registerFileRoutes, type UploadsSection } from './routes/files.js';
+import { registerLogRoutes } from './routes/logs.js';
+import { registerSourceRoutes } from './routes/sources.js';
+import { registerSyncRoutes } from './routes/sync.js';
+import { removeServerInfo, writeServerInfo } from './server-file.js';
+import { configuredSources } from './source-config.js';
+import { SyncStore } from './store.js';
+import { FileWatcher } from './watcher.js';
+
+export * from './types.js';
+export { SyncEngineImpl } from './engine.js';
+export { SyncStore } from './store.js';
+export { LoadSession } from './loader.js';
+export { runningServer, readServerInfo, serverFile } from './server-file.js';
+export { maskConfig, rawSchema } from './source-config.js';
+
+/** project.yml `uploads:` (beyond SPEC, which leaves the upload size open) */
+export const UploadsSchema = Type.Object({ max_file_mb: Type.Integer({ minimum: 1, maximum: 102400, default: 500 }) }, { additionalProperties: false, default: {} });
 
 export default definePlugin({
   name: 'sync',
-  register() {
-    // placeholder: filled by its issue
+  dependsOn: ['sources'],
+  optionalDependsOn: ['auth'],
+  configSections: [{ section: 'uploads', schema: UploadsSchema }],
+  commands: registerSyncCommands,
+  async register(ctx: PluginContext) {
+    const registry = ctx.resolve<SourceRegistry>('sourceRegistry');
+    const store = new SyncStore(ctx.resolve('stateDb'));
+    const engine = new SyncEngineImpl({ config: ctx.config, registry, warehouse: ctx.resolve('warehouse'), store, events: ctx.events, clock: ctx.clock, log: ctx.log });
+    await engine.recover();
+    const watcher = new FileWatcher(ctx.config, registry, engine, ctx.log);
+
+    ctx.provide('syncEngine', asValue(engine));
+    ctx.provide('syncStore', asValue(store));
+    ctx.events.declare('sync_started', 'sync_completed', 'sync_failed', 'csv_uploaded', 'freshness_update');
+
+    const maxBytes = (ctx.config.section<UploadsSection>('uploads')?.max_file_mb ?? 500) * 1024 * 1024;
+    await ctx.http.register(multipart, { limits: { fileSize: maxBytes, files: 1, fields: 10 } });
+
+    registerSourceRoutes(ctx, { registry, store, engine });
+    registerSyncRoutes(ctx, engine);
+    registerFileRoutes(ctx, { registry, store, engine, maxBytes });
+    registerLogRoutes(ctx, { store, watcher });
+
+    ctx.health(() => {
+      const sources = configuredSources(ctx.config);
+      return {
+        sync_failures: store.failures().map((r) => ({ source: r.source, sync_id: r.id, error: r.error, failed_at: r.finished_at })),
+        total_sources: sources.length,
+        enabled_sources: sources.filter((s) => s.enabled !== false).length,
+      };
+    });
+    ctx.page({ path: '/sources', title: 'Sources', permission: 'source.view' });
+
+    // the CLI talks to a running server instead of opening the warehouse it holds
+    ctx.http.addHook('onListen', async () => {
+      const addr = ctx.http.server.address() as AddressInfo | null;
+      if (!addr || typeof addr === 'string') return;
+      const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+      writeServerInfo(ctx.config.projectDir, { pid: process.pid, url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${addr.port}`, started_at: new Date().toISOString() });
+    });
+    ctx.onStart(() => watcher.start());
+    ctx.onStop(async () => {
+      removeServerInfo(ctx.config.projectDir);
+      await watcher.stop();
+      await engine.stop();
+    });
   },
 });

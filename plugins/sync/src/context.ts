@@ -1,0 +1,73 @@
+import path from 'node:path';
+import type { BasinConfig } from '@basin/core';
+import type { SourceEntry } from '@basin/plugin-sources';
+import { SourceError, type SourceContext, type SourceLogger } from '@basin/sdk';
+
+export interface ContextInput {
+  config: BasinConfig;
+  entry: SourceEntry;
+  block: Record<string, unknown>;
+  fullRefresh: boolean;
+  startDate?: string;
+  endDate?: string;
+  signal: AbortSignal;
+  log: SourceLogger;
+  /** every secret value handed to the source is added here so logs can redact it */
+  secrets: Set<string>;
+}
+
+const asDate = (v: unknown): string | undefined => {
+  if (v instanceof Date) return v.toISOString().slice(0, 10);
+  if (typeof v === 'string' && v) return v.slice(0, 10);
+  return undefined;
+};
+
+/** Builds what a source's check/discover/read receives. Secrets resolve lazily, so only used ones must exist. */
+export function buildSourceContext(i: ContextInput): SourceContext {
+  const { config, entry } = i;
+  const secretsFile = (config.hasFile('ingest-secrets') ? config.sensitive<{ sources?: Record<string, Record<string, unknown>> }>('ingest-secrets') : {}) ?? {};
+  const own = secretsFile.sources?.[entry.name] ?? {};
+  const credentials = (own.credentials && typeof own.credentials === 'object' ? own.credentials : {}) as Record<string, unknown>;
+  collectStrings(credentials, i.secrets);
+  const ingestConfig = config.hasFile('ingest-config') ? config.file<{ sources?: Record<string, { start_date?: unknown }> }>('ingest-config') : {};
+  const startDate = i.startDate ?? asDate(ingestConfig.sources?.[entry.name]?.start_date);
+  return {
+    name: entry.name,
+    config: i.block,
+    projectDir: config.projectDir,
+    secret(name: string): string {
+      const v = config.env(name) ?? (typeof own[name] === 'string' ? (own[name] as string) : undefined);
+      if (v === undefined || v === '') {
+        throw new SourceError(
+          'missing_secret',
+          `Environment variable "${name}" is not set; source "${entry.name}" needs it. Add ${name}=... to ${path.join(config.projectDir, '.env')} or the server's environment.`,
+          { variable: name },
+        );
+      }
+      i.secrets.add(v);
+      return v;
+    },
+    credentials,
+    options: {
+      fullRefresh: i.fullRefresh,
+      startDate,
+      endDate: i.endDate,
+      lookbackDays: i.fullRefresh ? undefined : entry.lookback_days,
+    },
+    signal: i.signal,
+    log: i.log,
+    fetch: globalThis.fetch,
+  };
+}
+
+function collectStrings(v: unknown, into: Set<string>): void {
+  if (typeof v === 'string' && v.length >= 4) into.add(v);
+  else if (v && typeof v === 'object') for (const x of Object.values(v)) collectStrings(x, into);
+}
+
+/** Replaces every known secret value in a message (error text from a vendor may echo a token). */
+export function redact(message: string, secrets: Set<string>): string {
+  let out = message;
+  for (const s of secrets) if (s.length >= 4) out = out.split(s).join('********');
+  return out;
+}

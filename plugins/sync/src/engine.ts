@@ -1,0 +1,300 @@
+import crypto from 'node:crypto';
+import path from 'node:path';
+import { BasinError, errors, type BasinConfig, type Clock, type EventBus, type Logger, type Warehouse } from '@basin/core';
+import type { SourceEntry, SourceRegistry } from '@basin/plugin-sources';
+import { notImplemented, SourceError, type ResourceSpec, type SourceDefinition, type SourceLogger } from '@basin/sdk';
+import { buildSourceContext, redact } from './context.js';
+import { committedSyncIds, dropStaleStaging, LoadSession } from './loader.js';
+import { findSource, sourceBlock } from './source-config.js';
+import type { SyncStore } from './store.js';
+import type { PostLoadHook, SyncEngine, SyncOptions, SyncRecord } from './types.js';
+
+interface Job {
+  record: SyncRecord;
+  controller: AbortController;
+  done: Promise<SyncRecord>;
+  opts: SyncOptions;
+}
+
+export interface EngineDeps {
+  config: BasinConfig;
+  registry: SourceRegistry;
+  warehouse: Warehouse;
+  store: SyncStore;
+  events: EventBus;
+  clock: Clock;
+  log: Logger;
+}
+
+const iso = (d: Date) => d.toISOString();
+
+/** Runs syncs as jobs: one per source, at most `platform.workers` at once, cancellable, recorded in state.db. */
+export class SyncEngineImpl implements SyncEngine {
+  private readonly jobs = new Map<string, Job>();
+  private readonly bySource = new Map<string, string>();
+  private readonly hooks: PostLoadHook[] = [];
+  private readonly waiting: Array<() => void> = [];
+  private active = 0;
+  private publishing: Promise<void> | null = null;
+  private publishAgain = false;
+
+  constructor(private readonly d: EngineDeps) {}
+
+  private get workers(): number {
+    return this.d.config.platform.workers ?? 1;
+  }
+
+  /** Start-up recovery after a crash: fail "running" history, settle two-phase state, drop stale staging. */
+  async recover(): Promise<void> {
+    const n = this.d.store.failInterrupted(iso(this.d.clock.now()));
+    if (n) this.d.log.warn({ count: n }, 'marked syncs interrupted by a previous stop as failed');
+    const pending = this.d.store.pendingSyncIds();
+    const committed = await committedSyncIds(this.d.warehouse, pending);
+    for (const id of pending) {
+      if (committed.has(id)) this.d.store.promotePending(id, iso(this.d.clock.now()));
+      else this.d.store.dropPending(id);
+    }
+    await dropStaleStaging(this.d.warehouse);
+  }
+
+  addPostLoadHook(fn: PostLoadHook): void {
+    this.hooks.push(fn);
+  }
+
+  isRunning(source: string): boolean {
+    return this.bySource.has(source);
+  }
+
+  runningIds(): string[] {
+    return [...this.bySource.values()];
+  }
+
+  get(id: string): SyncRecord | undefined {
+    const j = this.jobs.get(id);
+    return j ? { ...j.record } : this.d.store.getHistory(id);
+  }
+
+  async wait(id: string): Promise<SyncRecord> {
+    const j = this.jobs.get(id);
+    if (j) return j.done;
+    const r = this.d.store.getHistory(id);
+    if (!r) throw errors.notFound(`Sync record "${id}"`);
+    return r;
+  }
+
+  cancel(id: string): boolean {
+    const j = this.jobs.get(id);
+    if (!j || j.record.status !== 'running') return false;
+    j.controller.abort(new SourceError('cancelled', 'the sync was cancelled'));
+    return true;
+  }
+
+  run(source: string, opts: SyncOptions = {}): Promise<SyncRecord> {
+    return this.wait(this.start(source, opts).id);
+  }
+
+  start(source: string, opts: SyncOptions = {}): SyncRecord {
+    const entry = findSource(this.d.config, source);
+    if (!entry) throw errors.notFound(`Source "${source}"`, { source });
+    if (this.bySource.has(source)) {
+      throw errors.conflict('sync_in_progress', `Source "${source}" is already syncing; wait for it to finish or cancel it.`, { source, sync_id: this.bySource.get(source) });
+    }
+    const record: SyncRecord = {
+      id: crypto.randomUUID(),
+      source,
+      status: 'running',
+      started_at: iso(this.d.clock.now()),
+      finished_at: null,
+      rows: 0,
+      tables: [],
+      error: null,
+      trigger: opts.trigger ?? 'api',
+      schedule: opts.schedule ?? null,
+    };
+    const controller = new AbortController();
+    if (opts.signal) {
+      if (opts.signal.aborted) controller.abort(opts.signal.reason);
+      else opts.signal.addEventListener('abort', () => controller.abort(opts.signal!.reason), { once: true });
+    }
+    this.d.store.insertHistory(record, !!opts.fullRefresh);
+    this.bySource.set(source, record.id);
+    const job: Job = { record, controller, opts, done: undefined as unknown as Promise<SyncRecord> };
+    this.jobs.set(record.id, job);
+    job.done = this.slot()
+      .then(() => this.execute(job, entry))
+      .finally(() => {
+        this.release();
+        this.bySource.delete(source);
+        // keep the finished job briefly reachable through get(); history has it for good
+        this.jobs.delete(record.id);
+      });
+    return { ...record };
+  }
+
+  private slot(): Promise<void> {
+    if (this.active < this.workers) {
+      this.active++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.waiting.push(() => (this.active++, resolve())));
+  }
+
+  private release(): void {
+    this.active--;
+    this.waiting.shift()?.();
+  }
+
+  private sourceLog(source: string, syncId: string, secrets: Set<string>): SourceLogger {
+    const at = () => iso(this.d.clock.now());
+    const write = (level: string) => (msg: string, data?: Record<string, unknown>) => {
+      // data is never stored: a source could put a token in it; the message is redacted of known secrets
+      const text = redact(msg, secrets);
+      this.d.store.log(source, syncId, level, text, at());
+      (this.d.log as any)[level === 'warn' ? 'warn' : level === 'error' ? 'error' : 'info']({ source, sync_id: syncId }, text);
+      void data;
+    };
+    return { info: write('info'), warn: write('warn'), error: write('error') };
+  }
+
+  private async execute(job: Job, entry: SourceEntry): Promise<SyncRecord> {
+    const { record, controller, opts } = job;
+    const { store, events, clock, config, registry } = this.d;
+    const fullRefresh = !!opts.fullRefresh;
+    const secrets = new Set<string>();
+    const log = this.sourceLog(record.source, record.id, secrets);
+    const startedMs = Date.now();
+    const payloadSchedule = record.schedule ? { schedule: record.schedule } : {};
+    void events.emit('sync_started', { source: record.source, sync_id: record.id, trigger: record.trigger, ...payloadSchedule });
+    log.info(`sync started (trigger ${record.trigger}${fullRefresh ? ', full refresh' : ''})`);
+
+    let session: LoadSession | null = null;
+    try {
+      if (controller.signal.aborted) throw new SourceError('cancelled', 'the sync was cancelled');
+      const def = registry.get(entry.type);
+      if (!def) throw new SourceError('unknown_type', `Source type "${entry.type}" is not installed.`, { type: entry.type });
+      if (def.implemented === false) throw notImplemented(entry.type);
+      const ctx = buildSourceContext({
+        config,
+        entry,
+        block: sourceBlock(entry, registry),
+        fullRefresh,
+        startDate: opts.startDate,
+        endDate: opts.endDate,
+        signal: controller.signal,
+        log,
+        secrets,
+      });
+      const resources = await this.resources(def, ctx, sourceBlock(entry, registry));
+      const state = fullRefresh ? {} : store.state(record.source);
+      session = new LoadSession(this.d.warehouse, record.source, record.id, clock.now(), path.join(config.projectDir, '.basin', 'tmp', `sync-${record.id}`), resources, controller.signal, {
+        warn: (m) => log.warn(m),
+        info: (m) => log.info(m),
+        progress: (resource, rows, totalRows) => {
+          record.rows = totalRows;
+          opts.onProgress?.({ resource, rows, totalRows });
+        },
+      });
+      const states = new Map<string, Record<string, unknown>>();
+      for await (const item of def.read(ctx, resources, state)) {
+        if (controller.signal.aborted) throw new SourceError('cancelled', 'the sync was cancelled');
+        if (item.kind === 'state') states.set(item.resource, item.state);
+        else await session.add(item);
+      }
+      await session.flush();
+      if (controller.signal.aborted) throw new SourceError('cancelled', 'the sync was cancelled');
+      // two-phase: pending state first, then data + commit marker in one DuckDB transaction, then promote
+      store.writePending(record.id, record.source, states);
+      const tables = await session.commit(fullRefresh);
+      const at = iso(clock.now());
+      if (fullRefresh) store.clearState(record.source);
+      store.promotePending(record.id, at);
+      for (const t of tables) {
+        const changes = store.observeTable(record.source, record.id, t, at);
+        for (const ch of changes) log.info(`schema change in ${t.schema}.${t.name}: column ${ch.column} ${ch.change}${ch.from ? ` from ${ch.from}` : ''}${ch.to ? ` to ${ch.to}` : ''}`);
+      }
+      await session.discard();
+      session = null;
+      record.rows = tables.reduce((n, t) => n + t.loaded, 0);
+      record.tables = tables.map((t) => ({ name: t.name, schema: t.schema, rows: t.loaded }));
+      const totalRows = store.tables(record.source).reduce((n, t) => n + t.rows, 0);
+      record.status = totalRows === 0 ? 'empty' : 'succeeded';
+      this.publish();
+      for (const hook of this.hooks) {
+        try {
+          await hook({ source: record.source, syncId: record.id, tables: record.tables, fullRefresh });
+        } catch (e) {
+          log.warn(`a post-load check failed: ${redact((e as Error).message, secrets)}`);
+        }
+      }
+      record.finished_at = iso(clock.now());
+      store.finishHistory(record);
+      log.info(`sync ${record.status}: ${record.rows} rows loaded into ${record.tables.map((t) => t.name).join(', ') || 'no table'}`);
+      void events.emit('sync_completed', {
+        source: record.source,
+        sync_id: record.id,
+        rows: record.rows,
+        tables: record.tables,
+        duration_seconds: Math.round((Date.now() - startedMs) / 100) / 10,
+        trigger: record.trigger,
+        ...payloadSchedule,
+      });
+      void events.emit('freshness_update', { source: record.source });
+    } catch (e) {
+      if (session) await session.discard().catch((err) => this.d.log.error({ err }, 'could not drop staging tables'));
+      store.dropPending(record.id);
+      const cancelled = controller.signal.aborted;
+      record.status = cancelled ? 'cancelled' : 'failed';
+      record.error = redact(cancelled ? 'cancelled: the sync was stopped before its data was swapped in; the previous data was kept' : errorMessage(e), secrets);
+      record.finished_at = iso(clock.now());
+      store.finishHistory(record);
+      log.error(`sync ${record.status}: ${record.error}`);
+      void events.emit('sync_failed', { source: record.source, sync_id: record.id, error: record.error, trigger: record.trigger, ...payloadSchedule });
+    }
+    return { ...record };
+  }
+
+  /** the resources to read: the config's `resources` list, the source's defaults, or what discover finds */
+  private async resources(def: SourceDefinition, ctx: Parameters<SourceDefinition['discover']>[0], block: Record<string, unknown>): Promise<ResourceSpec[]> {
+    if (!def.resources?.length) return def.discover(ctx);
+    const wanted = Array.isArray(block.resources) ? (block.resources as string[]) : def.defaultResources;
+    if (!wanted?.length) return def.resources;
+    const unknown = wanted.filter((w) => !def.resources!.some((r) => r.name === w));
+    if (unknown.length) throw new SourceError('unknown_resource', `Unknown resource(s) ${unknown.join(', ')} for a ${def.type} source; available: ${def.resources.map((r) => r.name).join(', ')}.`);
+    return def.resources.filter((r) => wanted.includes(r.name));
+  }
+
+  /** publishes the serving copy after loads, coalescing bursts into one more publish */
+  private publish(): void {
+    if (this.publishing) {
+      this.publishAgain = true;
+      return;
+    }
+    this.publishing = this.d.warehouse
+      .publishServingCopy()
+      .catch((err) => this.d.log.error({ err }, 'publishing the serving copy failed'))
+      .finally(() => {
+        this.publishing = null;
+        if (this.publishAgain) {
+          this.publishAgain = false;
+          this.publish();
+        }
+      });
+  }
+
+  /** waits for running syncs and a pending publish (shutdown, tests) */
+  async idle(): Promise<void> {
+    await Promise.allSettled([...this.jobs.values()].map((j) => j.done));
+    while (this.publishing) await this.publishing;
+  }
+
+  async stop(): Promise<void> {
+    for (const j of this.jobs.values()) j.controller.abort(new SourceError('cancelled', 'Basin is shutting down'));
+    await this.idle();
+  }
+}
+
+function errorMessage(e: unknown): string {
+  if (e instanceof SourceError || e instanceof BasinError) return e.message;
+  if (e instanceof Error) return e.message.split('\n')[0]!;
+  return String(e);
+}

@@ -1,0 +1,163 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { BasinError, errors, ident, resolveInside, type PluginContext } from '@basin/core';
+import { Type } from '@sinclair/typebox';
+import type { SourceRegistry } from '@basin/plugin-sources';
+import type { SyncEngineImpl } from '../engine.js';
+import { checkContent, formatFromName } from '../sniff.js';
+import { findSource, rawSchema, sourceDirectory } from '../source-config.js';
+import type { SyncStore } from '../store.js';
+import { SourceParams } from './sources.js';
+
+export interface UploadsSection {
+  max_file_mb: number;
+}
+
+function dirOf(ctx: PluginContext, registry: SourceRegistry, name: string): { dir: string; source: string } {
+  const s = findSource(ctx.config, name);
+  if (!s) throw errors.notFound(`Source "${name}"`);
+  const dir = sourceDirectory(ctx.config, s, registry);
+  if (!dir) throw errors.badRequest(`Source "${name}" (type ${s.type}) does not read files from a directory.`, { source: name }, 'not_a_file_source');
+  return { dir, source: s.name };
+}
+
+/** keeps a safe base name: no directories, no leading dot, no odd characters */
+function safeName(name: string): string {
+  const base = path.basename(name.replace(/\\/g, '/'));
+  const clean = base.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '');
+  return clean.slice(-200);
+}
+
+function listFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string, depth: number) => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(d, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      if (e.name.startsWith('.')) continue;
+      const p = path.join(d, e.name);
+      if (e.isDirectory() && depth < 8) walk(p, depth + 1);
+      else if (e.isFile() && formatFromName(e.name)) out.push(p);
+    }
+  };
+  walk(dir, 0);
+  return out.sort();
+}
+
+export function registerFileRoutes(ctx: PluginContext, d: { registry: SourceRegistry; store: SyncStore; engine: SyncEngineImpl; maxBytes: number }): void {
+  ctx.routes.post(
+    '/api/sources/:source_name/upload-csv',
+    {
+      permission: 'csv.upload',
+      schema: {
+        params: SourceParams,
+        querystring: Type.Object({ trigger_sync: Type.Boolean({ default: false }) }),
+        summary: 'Upload a CSV, JSON, JSONL or Parquet file into a file source (multipart field "file")',
+        consumes: ['multipart/form-data'],
+      },
+    },
+    async (req, reply) => {
+      const { dir, source } = dirOf(ctx, d.registry, req.params.source_name);
+      if (!req.isMultipart()) throw errors.badRequest('Send the file as multipart/form-data in a field named "file".', undefined, 'multipart_required');
+      const part = await req.file({ limits: { fileSize: d.maxBytes, files: 1 } });
+      if (!part) throw errors.badRequest('No file in the upload; send it in a field named "file".', undefined, 'file_required');
+      const name = safeName(part.filename || '');
+      const format = formatFromName(name);
+      if (!name || !format) {
+        part.file.resume();
+        throw errors.badRequest(`"${part.filename}" is not an accepted file type; upload .csv, .json, .jsonl, .ndjson or .parquet.`, { filename: part.filename }, 'unsupported_file_type');
+      }
+      fs.mkdirSync(dir, { recursive: true });
+      const tmp = path.join(dir, `.upload-${crypto.randomBytes(6).toString('hex')}.tmp`);
+      try {
+        await pipeline(part.file, fs.createWriteStream(tmp, { mode: 0o644 }));
+        if (part.file.truncated) {
+          throw errors.tooLarge(`The file is larger than the upload limit of ${Math.round(d.maxBytes / 1048576)} MB (uploads.max_file_mb in project.yml).`, { limit_bytes: d.maxBytes });
+        }
+        const problem = checkContent(tmp, format);
+        if (problem) throw errors.badRequest(`"${name}" is not a valid ${format.toUpperCase()} file: ${problem}.`, { filename: name, format }, 'invalid_file_content');
+        const target = resolveInside(dir, name);
+        if (!target) throw errors.badRequest('The file name is not allowed.', { filename: name }, 'invalid_file_name');
+        fs.renameSync(tmp, target);
+        const size = fs.statSync(target).size;
+        d.store.log(source, null, 'info', `uploaded ${name} (${size} bytes)`, ctx.clock.now().toISOString());
+        void ctx.events.emit('csv_uploaded', { source, file: name });
+        let sync = null;
+        let syncSkipped: string | null = null;
+        if (req.query.trigger_sync) {
+          try {
+            sync = d.engine.start(source, { trigger: 'upload' });
+          } catch (e) {
+            if (e instanceof BasinError && e.code === 'sync_in_progress') syncSkipped = 'sync_in_progress';
+            else throw e;
+          }
+        }
+        reply.code(201);
+        return { source, file: name, path: target, size, format, sync, sync_skipped: syncSkipped };
+      } catch (e) {
+        if (e && typeof e === 'object' && (e as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+          throw errors.tooLarge(`The file is larger than the upload limit of ${Math.round(d.maxBytes / 1048576)} MB (uploads.max_file_mb in project.yml).`, { limit_bytes: d.maxBytes });
+        }
+        throw e;
+      } finally {
+        fs.rmSync(tmp, { force: true });
+      }
+    },
+  );
+
+  ctx.routes.get('/api/sources/:source_name/csv-files', { permission: 'public', schema: { params: SourceParams, summary: 'Files on disk and files loaded in the warehouse' } }, async (req) => {
+    const { dir, source } = dirOf(ctx, d.registry, req.params.source_name);
+    const loaded = new Map<string, Array<{ table: string; rows: number }>>();
+    for (const t of d.store.tables(source)) {
+      if (!t.columns.some((c) => c.name === '_basin_source_file')) continue;
+      const rows = await ctx.resolve<import('@basin/core').Warehouse>('warehouse')
+        .query<{ f: string; n: string | number }>(`SELECT _basin_source_file AS f, count(*) AS n FROM ${ident(rawSchema(source))}.${ident(t.name)} GROUP BY 1`)
+        .catch(() => []);
+      for (const r of rows) {
+        if (!r.f) continue;
+        const list = loaded.get(r.f) ?? [];
+        list.push({ table: t.name, rows: Number(r.n) });
+        loaded.set(r.f, list);
+      }
+    }
+    const files = listFiles(dir).map((p) => {
+      const st = fs.statSync(p);
+      const rel = path.relative(dir, p);
+      const tables = loaded.get(p) ?? loaded.get(rel) ?? [];
+      return { name: rel, path: p, size: st.size, modified_at: st.mtime.toISOString(), loaded: tables.length > 0, tables };
+    });
+    const onDisk = new Set(files.flatMap((f) => [f.path, f.name]));
+    const loadedOnly = [...loaded.entries()].filter(([f]) => !onDisk.has(f)).map(([f, tables]) => ({ file: f, tables }));
+    return { source, directory: dir, files, loaded_not_on_disk: loadedOnly };
+  });
+
+  ctx.routes.delete(
+    '/api/sources/:source_name/csv-files',
+    { permission: 'csv.delete', schema: { params: SourceParams, querystring: Type.Object({ file_path: Type.String({ minLength: 1, maxLength: 4096 }) }), summary: "Delete a file from the source's directory" } },
+    async (req) => {
+      const { dir, source } = dirOf(ctx, d.registry, req.params.source_name);
+      if (!fs.existsSync(dir)) throw errors.notFound(`Directory of source "${source}"`);
+      const given: string = req.query.file_path;
+      if (given.split(/[\\/]/).includes('..')) throw errors.badRequest('file_path may not contain "..".', { file_path: given }, 'path_outside_directory');
+      const real = resolveInside(dir, given);
+      if (!real) throw errors.badRequest(`file_path is outside the directory of source "${source}".`, { file_path: given }, 'path_outside_directory');
+      if (real === fs.realpathSync(dir)) throw errors.badRequest('file_path names the directory itself, not a file.', { file_path: given }, 'not_a_file');
+      let st: fs.Stats;
+      try {
+        st = fs.statSync(real);
+      } catch {
+        throw errors.notFound(`File "${given}"`);
+      }
+      if (!st.isFile()) throw errors.badRequest('file_path is not a regular file.', { file_path: given }, 'not_a_file');
+      fs.rmSync(real);
+      d.store.log(source, null, 'info', `deleted ${path.relative(fs.realpathSync(dir), real)}`, ctx.clock.now().toISOString());
+      return { deleted: true, path: real, note: 'its rows leave the raw table at the next sync' };
+    },
+  );
+}

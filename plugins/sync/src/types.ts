@@ -1,0 +1,75 @@
+import type { ColumnSpec } from '@basin/sdk';
+
+/** The contract other plugins use (docs/architecture.md, "syncEngine"). */
+export type SyncTrigger = 'api' | 'schedule' | 'watcher' | 'cli' | 'upload' | 'initial';
+
+export interface SyncProgress {
+  resource: string;
+  /** rows loaded into staging so far for this resource */
+  rows: number;
+  /** rows loaded so far over every resource */
+  totalRows: number;
+}
+
+export interface SyncOptions {
+  fullRefresh?: boolean;
+  startDate?: string;
+  endDate?: string;
+  trigger?: SyncTrigger;
+  schedule?: string | null;
+  signal?: AbortSignal;
+  /** called after each batch reaches staging (CLI progress bar) */
+  onProgress?: (p: SyncProgress) => void;
+}
+
+export type SyncStatus = 'running' | 'succeeded' | 'failed' | 'cancelled' | 'empty';
+
+export interface SyncTable {
+  name: string;
+  schema: string;
+  rows: number;
+}
+
+export interface SyncRecord {
+  id: string;
+  source: string;
+  status: SyncStatus;
+  started_at: string;
+  finished_at: string | null;
+  rows: number;
+  tables: SyncTable[];
+  error: string | null;
+  trigger: string;
+  schedule: string | null;
+}
+
+export type PostLoadHook = (c: { source: string; syncId: string; tables: SyncTable[]; fullRefresh: boolean }) => Promise<void>;
+
+export interface SyncEngine {
+  start(source: string, opts?: SyncOptions): SyncRecord;
+  run(source: string, opts?: SyncOptions): Promise<SyncRecord>;
+  wait(id: string): Promise<SyncRecord>;
+  get(id: string): SyncRecord | undefined;
+  cancel(id: string): boolean;
+  isRunning(source: string): boolean;
+  addPostLoadHook(fn: PostLoadHook): void;
+}
+
+export interface SchemaChange {
+  column: string;
+  change: 'added' | 'type_changed' | 'removed';
+  from?: string;
+  to?: string;
+}
+
+export type ObservedColumns = ColumnSpec[];
+
+declare module '@basin/core' {
+  interface BasinEvents {
+    sync_started: { source: string; sync_id: string; trigger: string; schedule?: string | null };
+    sync_completed: { source: string; sync_id: string; rows: number; tables: SyncTable[]; duration_seconds: number; trigger: string; schedule?: string | null };
+    sync_failed: { source: string; sync_id: string; error: string; trigger: string; schedule?: string | null };
+    csv_uploaded: { source: string; file: string };
+    freshness_update: { source: string };
+  }
+}

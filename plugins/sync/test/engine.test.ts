@@ -1,0 +1,175 @@
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { bootSync, rows, type SyncTestApp } from './helpers.js';
+
+const yml = (block: string) => `version: "1.0"\nsources:\n  - name: shop\n    type: test_records\n    test_records:\n${block}`;
+
+describe('sync engine: loading records', () => {
+  const apps: SyncTestApp[] = [];
+  after(async () => {
+    for (const a of apps) await a.close();
+  });
+
+  it('loads batches into raw_<source>.<resource> with metadata columns and history', async () => {
+    const t = await bootSync(yml('      rows: 4\n      batches: 3\n'));
+    apps.push(t);
+    const events: string[] = [];
+    t.app.events.onAny((e) => void events.push(e.type));
+    const rec = await t.engine.run('shop', { trigger: 'cli' });
+    assert.equal(rec.status, 'succeeded', rec.error ?? '');
+    assert.equal(rec.rows, 12);
+    assert.deepEqual(rec.tables, [{ name: 'items', schema: 'raw_shop', rows: 12 }]);
+    const r = await rows(t.app, 'SELECT count(*)::INT AS n, count(DISTINCT _basin_sync_id)::INT AS s, min(_basin_sync_id) AS id, min(_basin_loaded_at)::VARCHAR AS at, count(_basin_source_file)::INT AS f FROM raw_shop.items');
+    assert.deepEqual(r[0], { n: 12, s: 1, id: rec.id, at: '2026-03-01 12:00:00', f: 0 });
+    await t.app.events.idle();
+    assert.deepEqual(events.filter((e) => e.startsWith('sync_') || e === 'freshness_update'), ['sync_started', 'sync_completed', 'freshness_update']);
+    const hist = t.engine.get(rec.id)!;
+    assert.equal(hist.status, 'succeeded');
+    assert.equal(hist.trigger, 'cli');
+    // no staging table is left behind
+    const stg = await rows(t.app, "SELECT count(*)::INT AS n FROM duckdb_tables() WHERE table_name LIKE '_basin_staging%'");
+    assert.equal(stg[0]!.n, 0);
+  });
+
+  it('commits cursor state only with data: a failed incremental sync keeps the old table and the old state', async () => {
+    const t = await bootSync(yml('      rows: 5\n      batches: 2\n'));
+    apps.push(t);
+    assert.equal((await t.engine.run('shop')).rows, 10);
+    const store = t.app.container.resolve<any>('syncStore');
+    assert.deepEqual(store.state('shop'), { items: { next_id: 11 } });
+    // second run continues from the cursor
+    assert.equal((await t.engine.run('shop')).rows, 10);
+    assert.deepEqual(await rows(t.app, 'SELECT min(id)::INT AS lo, max(id)::INT AS hi, count(*)::INT AS n FROM raw_shop.items'), [{ lo: 1, hi: 20, n: 20 }]);
+    // a run failing after one batch reached staging: nothing changes
+    const cfg = t.app.config.file<any>('sources').sources[0].test_records;
+    cfg.fail_at_batch = 1;
+    const failed = await t.engine.run('shop');
+    assert.equal(failed.status, 'failed');
+    assert.match(failed.error!, /503/);
+    assert.deepEqual(await rows(t.app, 'SELECT count(*)::INT AS n FROM raw_shop.items'), [{ n: 20 }]);
+    assert.deepEqual(store.state('shop'), { items: { next_id: 21 } });
+    const stg = await rows(t.app, "SELECT count(*)::INT AS n FROM duckdb_tables() WHERE table_name LIKE '_basin_staging%'");
+    assert.equal(stg[0]!.n, 0);
+    delete cfg.fail_at_batch;
+  });
+
+  it('refuses a replace that would empty a non-empty table unless full_refresh', async () => {
+    const t = await bootSync(yml('      rows: 3\n      disposition: replace\n'));
+    apps.push(t);
+    assert.equal((await t.engine.run('shop')).status, 'succeeded');
+    const cfg = t.app.config.file<any>('sources').sources[0].test_records;
+    cfg.rows = 0;
+    const r = await t.engine.run('shop');
+    assert.equal(r.status, 'failed');
+    assert.match(r.error!, /would leave raw_shop\.items empty.*full refresh/);
+    assert.deepEqual(await rows(t.app, 'SELECT count(*)::INT AS n FROM raw_shop.items'), [{ n: 3 }]);
+    const full = await t.engine.run('shop', { fullRefresh: true });
+    assert.equal(full.status, 'empty');
+    assert.deepEqual(await rows(t.app, 'SELECT count(*)::INT AS n FROM raw_shop.items'), [{ n: 0 }]);
+  });
+
+  it('full refresh resets the cursor and replaces the table', async () => {
+    const t = await bootSync(yml('      rows: 2\n'));
+    apps.push(t);
+    await t.engine.run('shop');
+    await t.engine.run('shop');
+    assert.deepEqual(await rows(t.app, 'SELECT count(*)::INT AS n, max(id)::INT AS hi FROM raw_shop.items'), [{ n: 4, hi: 4 }]);
+    const r = await t.engine.run('shop', { fullRefresh: true });
+    assert.equal(r.status, 'succeeded');
+    assert.deepEqual(await rows(t.app, 'SELECT count(*)::INT AS n, max(id)::INT AS hi FROM raw_shop.items'), [{ n: 2, hi: 2 }]);
+  });
+
+  it('merge upserts on the primary key', async () => {
+    const t = await bootSync(yml('      rows: 3\n      disposition: merge\n'));
+    apps.push(t);
+    await t.engine.run('shop');
+    const store = t.app.container.resolve<any>('syncStore');
+    store.clearState('shop'); // the source re-reads ids 1..3
+    await t.engine.run('shop');
+    assert.deepEqual(await rows(t.app, 'SELECT count(*)::INT AS n, count(DISTINCT id)::INT AS d FROM raw_shop.items'), [{ n: 3, d: 3 }]);
+  });
+
+  it('adds new columns and records type changes', async () => {
+    const t = await bootSync(yml('      rows: 2\n'));
+    apps.push(t);
+    await t.engine.run('shop');
+    const cfg = t.app.config.file<any>('sources').sources[0].test_records;
+    cfg.extra_column = true;
+    cfg.amount_as_text = true;
+    const r = await t.engine.run('shop');
+    assert.equal(r.status, 'succeeded', r.error ?? '');
+    const cols = await rows(t.app, "SELECT column_name AS c, data_type AS t FROM information_schema.columns WHERE table_schema = 'raw_shop' AND table_name = 'items' ORDER BY ordinal_position");
+    const byName = Object.fromEntries(cols.map((c) => [c.c, c.t]));
+    assert.equal(byName.extra, 'VARCHAR');
+    assert.equal(byName.amount, 'VARCHAR');
+    assert.deepEqual(await rows(t.app, 'SELECT count(*)::INT AS n, count(extra)::INT AS e FROM raw_shop.items'), [{ n: 4, e: 2 }]);
+    const changes = t.app.container.resolve<any>('syncStore').schemaChanges('shop');
+    assert.equal(changes.length, 1);
+    assert.deepEqual(
+      changes[0].changes.map((c: any) => `${c.column}:${c.change}`).sort(),
+      ['amount:type_changed', 'extra:added'],
+    );
+  });
+
+  it('one sync per source (409), cancel keeps the previous data', async () => {
+    const t = await bootSync(yml('      rows: 2\n      batches: 3\n'));
+    apps.push(t);
+    await t.engine.run('shop');
+    const cfg = t.app.config.file<any>('sources').sources[0].test_records;
+    cfg.hang_at_batch = 1;
+    const rec = t.engine.start('shop');
+    assert.equal(rec.status, 'running');
+    assert.equal(t.engine.isRunning('shop'), true);
+    assert.throws(() => t.engine.start('shop'), (e: any) => e.status === 409 && e.code === 'sync_in_progress');
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(t.engine.cancel(rec.id), true);
+    const done = await t.engine.wait(rec.id);
+    assert.equal(done.status, 'cancelled');
+    assert.deepEqual(await rows(t.app, 'SELECT count(*)::INT AS n FROM raw_shop.items'), [{ n: 6 }]);
+    assert.equal(t.engine.isRunning('shop'), false);
+    delete cfg.hang_at_batch;
+  });
+
+  it('unknown source is 404; an unimplemented type fails naming it', async () => {
+    const t = await bootSync(`version: "1.0"\nsources:\n  - name: pay\n    type: stripe\n    stripe: {}\n`);
+    apps.push(t);
+    assert.throws(() => t.engine.start('nope'), (e: any) => e.status === 404);
+    const r = await t.engine.run('pay');
+    assert.equal(r.status, 'failed');
+    assert.match(r.error!, /"stripe".*not implemented/);
+  });
+
+  it('a missing env var fails naming it; secret values never reach the error or logs', async () => {
+    const t = await bootSync(yml('      rows: 1\n      token_env: SHOP_TOKEN_TEST\n'), { '.env': 'OTHER=1\n' });
+    apps.push(t);
+    const r = await t.engine.run('shop');
+    assert.equal(r.status, 'failed');
+    assert.match(r.error!, /Environment variable "SHOP_TOKEN_TEST" is not set/);
+    process.env.SHOP_TOKEN_TEST = 'bad-token-123';
+    try {
+      const r2 = await t.engine.run('shop');
+      assert.equal(r2.status, 'failed');
+      assert.match(r2.error!, /401/);
+      assert.doesNotMatch(r2.error!, /bad-token-123/);
+      const logs = t.app.container.resolve<any>('syncStore').logs('shop', 100, 0).items.map((l: any) => l.message).join('\n');
+      assert.doesNotMatch(logs, /bad-token-123/);
+      assert.match(logs, /401/);
+    } finally {
+      delete process.env.SHOP_TOKEN_TEST;
+    }
+  });
+
+  it('post-load hooks run before sync_completed', async () => {
+    const t = await bootSync(yml('      rows: 1\n'));
+    apps.push(t);
+    const order: string[] = [];
+    t.engine.addPostLoadHook(async (c) => {
+      await new Promise((r) => setTimeout(r, 20));
+      order.push(`hook:${c.source}:${c.tables[0]!.name}`);
+    });
+    t.app.events.on('sync_completed', () => void order.push('completed'));
+    await t.engine.run('shop');
+    await t.app.events.idle();
+    assert.deepEqual(order, ['hook:shop:items', 'completed']);
+  });
+});
