@@ -104,7 +104,8 @@ export function runSourceContract(source: SourceDefinition, config: unknown, opt
       for (const n of names) assert.match(n, RESOURCE_NAME);
       for (const d of source.defaultResources ?? []) assert.ok(names.includes(d), `default resource ${d} is not declared`);
       // the given config is valid once defaults are applied (createTestContext throws otherwise)
-      ctxFor();
+      const ctx = ctxFor();
+      if (source.validateConfig) assert.deepEqual(source.validateConfig(ctx.config), [], 'validateConfig finds no problem in the given config');
     });
 
     test('check: answers ok for a good config', async () => {
