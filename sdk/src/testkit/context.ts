@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Value } from '@sinclair/typebox/value';
+import type { Static, TSchema } from '@sinclair/typebox';
 import { SourceError, type SourceContext, type SourceDefinition } from '../types.js';
 
 export interface TestContextOptions {
@@ -34,7 +35,7 @@ export type TestContext<C> = SourceContext<C> & {
 };
 
 /** The config with the schema's defaults applied, as the engine passes it; throws listing schema errors. */
-export function configWithDefaults<C>(source: SourceDefinition, config: unknown): C {
+export function configWithDefaults<C>(source: SourceDefinition<any>, config: unknown): C {
   const value = Value.Default(source.configSchema, Value.Clone(config ?? {}));
   if (!Value.Check(source.configSchema, value)) {
     const errs = [...Value.Errors(source.configSchema, value)].map((e) => `${e.path || '/'}: ${e.message}`);
@@ -44,7 +45,8 @@ export function configWithDefaults<C>(source: SourceDefinition, config: unknown)
 }
 
 /** A SourceContext like the sync engine's, for tests and benchmarks. */
-export function createTestContext<C = Record<string, unknown>>(source: SourceDefinition, config: unknown, opts: TestContextOptions = {}): TestContext<C> {
+export function createTestContext<S extends TSchema>(source: SourceDefinition<S>, config: unknown, opts: TestContextOptions = {}): TestContext<Static<S>> {
+  type C = Static<S>;
   const env = opts.env ?? {};
   const logs: LogEntry[] = [];
   const revealed = new Set<string>();

@@ -19,7 +19,7 @@ runSourceContract(source, { directory: 'exports' }, {
 
 test('csv: hidden from the wizard and defaults to *.csv', async () => {
   assert.equal(source.wizard, false);
-  const ctx = createTestContext<{ file_pattern: string }>(source, { directory: 'exports' }, { name: 'legacy', projectDir: dir, fullRefresh: true });
+  const ctx = createTestContext(source, { directory: 'exports' }, { name: 'legacy', projectDir: dir, fullRefresh: true });
   assert.equal(ctx.config.file_pattern, '*.csv');
   const r = await collectRead(source, ctx, [{ name: 'legacy' }]);
   assert.ok(r.files.legacy!.every((f) => f.format === 'csv'));

@@ -120,6 +120,6 @@ test('local_files: directories outside the project and escaping symlinks are ref
 test('local_files: the config schema requires directory and defaults file_pattern to *', () => {
   assert.throws(() => createTestContext(source, {}), /directory/);
   assert.throws(() => createTestContext(source, { directory: 'd', pattern: '*' }), /config does not match/);
-  assert.equal(createTestContext<{ file_pattern: string }>(source, { directory: 'd' }).config.file_pattern, '*');
+  assert.equal(createTestContext(source, { directory: 'd' }).config.file_pattern, '*');
   assert.equal(source.wizard, true);
 });
