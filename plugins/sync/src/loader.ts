@@ -160,7 +160,7 @@ export class LoadSession {
     for (const f of present) {
       const delim = f.format === 'csv' && !f.options?.delim && !f.options?.sep ? detectDelimiter(f.path) : '';
       const jsonl = f.format === 'json' && /\.(jsonl|ndjson)$/i.test(f.path);
-      const key = JSON.stringify([f.format, f.options ?? {}, delim, jsonl, f.sourceFile ? f.path : '']);
+      const key = JSON.stringify([f.format, f.options ?? {}, delim, jsonl]);
       const g = groups.get(key) ?? [];
       g.push(f);
       groups.set(key, g);
@@ -179,15 +179,18 @@ export class LoadSession {
     if (f0.format === 'json') opts.format = jsonl ? 'newline_delimited' : 'auto';
     Object.assign(opts, f0.options ?? {});
     opts.union_by_name = true;
-    const renamed = f0.sourceFile !== undefined;
-    if (!renamed) opts.filename = '_basin_source_file';
+    // files a source names differently (e.g. project-relative) get their name through a CASE on the path
+    const renamed = files.some((f) => f.sourceFile !== undefined && f.sourceFile !== f.path);
+    opts.filename = renamed ? '_basin_file_path' : '_basin_source_file';
     const optSql = Object.entries(opts)
       .filter(([k]) => OPTION_NAME.test(k))
       .map(([k, v]) => `${k}=${sqlValue(v)}`)
       .join(', ');
     const reader = f0.format === 'csv' ? 'read_csv' : f0.format === 'json' ? 'read_json' : 'read_parquet';
-    const fileCol = renamed ? `, ${literal(f0.sourceFile!)} AS _basin_source_file` : '';
-    const select = `SELECT *, ${this.metaColumns()}${fileCol} FROM ${reader}(${list}, ${optSql})`;
+    const fileCol = renamed
+      ? `, CASE _basin_file_path ${files.map((f) => `WHEN ${literal(f.path)} THEN ${literal(f.sourceFile ?? f.path)}`).join(' ')} END AS _basin_source_file`
+      : '';
+    const select = `SELECT *${renamed ? ' EXCLUDE (_basin_file_path)' : ''}, ${this.metaColumns()}${fileCol} FROM ${reader}(${list}, ${optSql})`;
     try {
       await this.loadSelect(r, select, files);
     } catch (e) {

@@ -4,14 +4,14 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { bootSync, rows, type SyncTestApp } from './helpers.js';
 
-const YML = `version: "1.0"\nsources:\n  - name: files\n    type: test_files\n    test_files:\n      directory: data/in\n`;
+const YML = `version: "1.0"\nsources:\n  - name: files\n    type: local_files\n    local_files:\n      directory: data/in\n`;
 const write = (t: SyncTestApp, name: string, content: string) => {
   fs.mkdirSync(path.join(t.dir, 'data/in'), { recursive: true });
   fs.writeFileSync(path.join(t.dir, 'data/in', name), content);
 };
-const count = async (t: SyncTestApp) => Number((await rows(t.app, 'SELECT count(*)::INT AS n FROM raw_files.data'))[0]!.n);
+const count = async (t: SyncTestApp) => Number((await rows(t.app, 'SELECT count(*)::INT AS n FROM raw_files.files'))[0]!.n);
 
-describe('sync engine: file items', () => {
+describe('sync engine: file items through the real local_files source', () => {
   const apps: SyncTestApp[] = [];
   after(async () => {
     for (const a of apps) await a.close();
@@ -26,7 +26,7 @@ describe('sync engine: file items', () => {
     const r = await t.engine.run('files');
     assert.equal(r.status, 'succeeded', r.error ?? '');
     assert.equal(r.rows, 5);
-    const got = await rows(t.app, "SELECT id::INT AS id, name, extra, regexp_extract(_basin_source_file, '[^/]+$') AS f FROM raw_files.data ORDER BY id");
+    const got = await rows(t.app, "SELECT id::INT AS id, name, extra, regexp_extract(_basin_source_file, '[^/]+$') AS f FROM raw_files.files ORDER BY id");
     assert.deepEqual(got, [
       { id: 1, name: 'a', extra: null, f: 'a.csv' },
       { id: 2, name: 'b', extra: null, f: 'a.csv' },
@@ -44,7 +44,7 @@ describe('sync engine: file items', () => {
     const r3 = await t.engine.run('files');
     assert.equal(r3.status, 'succeeded', r3.error ?? '');
     assert.equal(r3.rows, 4);
-    assert.deepEqual((await rows(t.app, 'SELECT list(id::INT ORDER BY id) AS ids FROM raw_files.data'))[0]!.ids, [1, 2, 4, 5, 6, 9]);
+    assert.deepEqual((await rows(t.app, 'SELECT list(id::INT ORDER BY id) AS ids FROM raw_files.files'))[0]!.ids, [1, 2, 4, 5, 6, 9]);
   });
 
   it('a malformed CSV fails naming file and line; the previous table and state are kept', async () => {
@@ -77,7 +77,7 @@ describe('sync engine: file items', () => {
     // vanish: the file is listed by the source, then removed before the loader reads it
     write(t, 'x.csv', 'id\n1\n');
     write(t, 'gone.csv', 'id\n2\n');
-    const src = t.app.container.resolve<any>('sourceRegistry').get('test_files');
+    const src = t.app.container.resolve<any>('sourceRegistry').get('local_files');
     const orig = src.read;
     (src as any).read = async function* (ctx: any, res: any, st: any) {
       for await (const item of orig.call(src, ctx, res, st)) {

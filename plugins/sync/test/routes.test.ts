@@ -7,8 +7,8 @@ import { bootSync, XHR, type SyncTestApp } from './helpers.js';
 const YML = `version: "1.0"
 sources:
   - name: files
-    type: test_files
-    test_files:
+    type: local_files
+    local_files:
       directory: data/uploads/files
   - name: shop
     type: test_records
@@ -44,7 +44,7 @@ describe('sources and sync HTTP API', () => {
     assert.equal(res.statusCode, 200);
     const list = res.json();
     assert.deepEqual(list.map((s: any) => [s.name, s.type, s.enabled, s.status]), [
-      ['files', 'test_files', true, 'not_synced'],
+      ['files', 'local_files', true, 'not_synced'],
       ['shop', 'test_records', true, 'not_synced'],
       ['off', 'test_records', false, 'not_synced'],
     ]);
@@ -163,7 +163,7 @@ describe('sources and sync HTTP API', () => {
     const files = res.json().files;
     const sales = files.find((f: any) => f.name === 'sales.csv');
     assert.equal(sales.loaded, true);
-    assert.deepEqual(sales.tables, [{ table: 'data', rows: 2 }]);
+    assert.deepEqual(sales.tables, [{ table: 'files', rows: 2 }]);
     fs.writeFileSync(path.join(t.dir, 'outside.csv'), 'a\n1\n');
     fs.symlinkSync(path.join(t.dir, 'outside.csv'), path.join(dir, 'link.csv'));
     for (const bad of [path.join(t.dir, 'outside.csv'), `${dir}/../../../outside.csv`, '../outside.csv', path.join(dir, 'link.csv'), '/etc/passwd', dir]) {

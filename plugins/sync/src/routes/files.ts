@@ -129,10 +129,11 @@ export function registerFileRoutes(ctx: PluginContext, d: { registry: SourceRegi
     const files = listFiles(dir).map((p) => {
       const st = fs.statSync(p);
       const rel = path.relative(dir, p);
-      const tables = loaded.get(p) ?? loaded.get(rel) ?? [];
-      return { name: rel, path: p, size: st.size, modified_at: st.mtime.toISOString(), loaded: tables.length > 0, tables };
+      const fromProject = path.relative(ctx.config.projectDir, p);
+      const tables = loaded.get(p) ?? loaded.get(fromProject) ?? loaded.get(rel) ?? [];
+      return { name: rel, path: p, source_file: fromProject, size: st.size, modified_at: st.mtime.toISOString(), loaded: tables.length > 0, tables };
     });
-    const onDisk = new Set(files.flatMap((f) => [f.path, f.name]));
+    const onDisk = new Set(files.flatMap((f) => [f.path, f.name, f.source_file]));
     const loadedOnly = [...loaded.entries()].filter(([f]) => !onDisk.has(f)).map(([f, tables]) => ({ file: f, tables }));
     return { source, directory: dir, files, loaded_not_on_disk: loadedOnly };
   });
