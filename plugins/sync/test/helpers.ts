@@ -113,10 +113,14 @@ export interface SyncTestApp {
   close(): Promise<void>;
 }
 
-export async function bootSync(sourcesYml: string, files: Record<string, string> = {}, opts: { auth?: boolean; projectYmlExtra?: string } = {}): Promise<SyncTestApp> {
+export async function bootSync(sourcesYml: string, files: Record<string, string> = {}, opts: { auth?: boolean; projectYmlExtra?: string; platform?: string } = {}): Promise<SyncTestApp> {
   await registerTestSources();
   const dir = makeProject({ '.basin/sources.yml': sourcesYml, ...files });
   if (!opts.auth) disableAuth(dir);
+  if (opts.platform) {
+    const f = path.join(dir, '.basin', 'project.yml');
+    fs.writeFileSync(f, fs.readFileSync(f, 'utf8').replace('platform:\n', `platform:\n${opts.platform}`));
+  }
   if (opts.projectYmlExtra) fs.appendFileSync(path.join(dir, '.basin', 'project.yml'), `\n${opts.projectYmlExtra}\n`);
   const clock = new ManualClock('2026-03-01T12:00:00Z');
   const app = await bootApp(dir, { clock, plugins: [sourcesPlugin, syncPlugin] });
