@@ -1,0 +1,129 @@
+import path from 'node:path';
+import cliProgress from 'cli-progress';
+import { CliExit, EXIT, type CliContext } from '@basin/core';
+import type { SyncEngineImpl } from '../engine.js';
+import { runningServer, type ServerInfo } from '../server-file.js';
+import { configuredSources } from '../source-config.js';
+import type { SyncRecord } from '../types.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function summary(r: SyncRecord): string {
+  const tables = r.tables.map((t) => `${t.schema}.${t.name} +${t.rows}`).join(', ');
+  return `${r.source}: ${r.status}${r.status === 'failed' || r.status === 'cancelled' ? ` - ${r.error}` : ` - ${r.rows} rows${tables ? ` (${tables})` : ''}`}`;
+}
+
+/** The server holds the warehouse: ask it to sync and poll the records. */
+async function syncThroughServer(cli: CliContext, server: ServerInfo, names: string[], fullRefresh: boolean): Promise<SyncRecord[]> {
+  const out = (s: string) => cli.stdout.write(`${s}\n`);
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' };
+  if (process.env.BASIN_API_KEY) headers.authorization = `Bearer ${process.env.BASIN_API_KEY}`;
+  const call = async (method: string, p: string, body?: unknown) => {
+    let res: Response;
+    try {
+      res = await fetch(`${server.url}${p}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    } catch (e) {
+      throw new CliExit(EXIT.failure, `A Basin server (pid ${server.pid}) holds this project's warehouse but does not answer at ${server.url} (${(e as Error).message}). Stop it or retry.`);
+    }
+    const json = (await res.json().catch(() => ({}))) as any;
+    if (res.status === 401 || res.status === 403) throw new CliExit(EXIT.failure, `The running Basin server refused the request (${res.status}); set BASIN_API_KEY to an API key with the source.sync permission.`);
+    if (!res.ok) throw new CliExit(EXIT.failure, `basin sync: ${json?.error?.message ?? `HTTP ${res.status}`}`);
+    return json;
+  };
+  out(`A Basin server is running for this project (pid ${server.pid}, ${server.url}); syncing through its API.`);
+  const started = await call('POST', '/api/sync/trigger', { sources: names, full_refresh: fullRefresh });
+  for (const s of started.skipped ?? []) out(`${s.source}: already syncing on the server; skipped`);
+  const pending = new Map<string, SyncRecord>((started.started as SyncRecord[]).map((r) => [r.id, r]));
+  const done: SyncRecord[] = [];
+  while (pending.size) {
+    await sleep(500);
+    for (const id of [...pending.keys()]) {
+      const r = (await call('GET', `/api/sync/status/${id}`)) as SyncRecord;
+      if (r.status === 'running') {
+        if (r.rows !== pending.get(id)!.rows) out(`${r.source}: ${r.rows} rows...`);
+        pending.set(id, r);
+        continue;
+      }
+      pending.delete(id);
+      done.push(r);
+      out(summary(r));
+    }
+  }
+  return done;
+}
+
+/** No server: open the project ourselves, with a progress bar per resource. */
+async function syncInProcess(cli: CliContext, projectDir: string, names: string[] | null, fullRefresh: boolean): Promise<SyncRecord[]> {
+  const out = (s: string) => cli.stdout.write(`${s}\n`);
+  const app = await cli.boot({ projectDir, logger: false });
+  try {
+    const engine = app.container.resolve<SyncEngineImpl>('syncEngine');
+    const all = configuredSources(app.config);
+    const wanted = names ?? all.filter((s) => s.enabled !== false).map((s) => s.name);
+    const unknown = wanted.filter((n) => !all.some((s) => s.name === n));
+    if (unknown.length) throw new CliExit(EXIT.failure, `basin sync: unknown source(s) ${unknown.join(', ')}; configured: ${all.map((s) => s.name).join(', ') || 'none'}.`);
+    if (!wanted.length) {
+      out('No enabled sources to sync (add one with "basin source add").');
+      return [];
+    }
+    const tty = !!(cli.stdout as NodeJS.WriteStream).isTTY;
+    const multibar = tty
+      ? new cliProgress.MultiBar(
+          { format: ' {source} {resource} | {value} rows | {speed} rows/s', hideCursor: true, clearOnComplete: false, stream: cli.stdout as NodeJS.WriteStream },
+          cliProgress.Presets.shades_classic,
+        )
+      : null;
+    const bars = new Map<string, cliProgress.SingleBar>();
+    const t0 = Date.now();
+    const ids = wanted.map((name) =>
+      engine.start(name, {
+        fullRefresh,
+        trigger: 'cli',
+        onProgress: (p) => {
+          const key = `${name}/${p.resource}`;
+          const speed = Math.round(p.totalRows / Math.max(0.001, (Date.now() - t0) / 1000));
+          if (multibar) {
+            let bar = bars.get(key);
+            if (!bar) bars.set(key, (bar = multibar.create(0, 0, { source: name, resource: p.resource, speed })));
+            bar.setTotal(p.rows);
+            bar.update(p.rows, { speed });
+          } else out(`${name} ${p.resource}: ${p.rows} rows (${speed} rows/s)`);
+        },
+      }).id,
+    );
+    const records = await Promise.all(ids.map((id) => engine.wait(id)));
+    multibar?.stop();
+    for (const r of records) out(summary(r));
+    await engine.idle();
+    return records;
+  } finally {
+    await app.close();
+  }
+}
+
+export function registerSyncCommand(cli: CliContext): void {
+  cli.program
+    .command('sync')
+    .argument('[sources...]', 'sources to sync (default: every enabled source)')
+    .option('--full-refresh', 'reload everything and reset incremental state', false)
+    .option('--project <dir>', 'project directory', process.cwd())
+    .description('Load data from sources into the warehouse')
+    .action(async (sources: string[], o: { fullRefresh: boolean; project: string }) => {
+      const projectDir = path.resolve(o.project);
+      const server = runningServer(projectDir);
+      let records: SyncRecord[];
+      if (server) {
+        let names = sources;
+        if (!names.length) {
+          const res = await fetch(`${server.url}/api/sources`).catch(() => null);
+          if (!res?.ok) throw new CliExit(EXIT.failure, `A Basin server (pid ${server.pid}) holds this project's warehouse but does not answer at ${server.url}. Stop it or retry.`);
+          names = ((await res.json()) as Array<{ name: string; enabled: boolean }>).filter((s) => s.enabled).map((s) => s.name);
+        }
+        records = names.length ? await syncThroughServer(cli, server, names, o.fullRefresh) : [];
+      } else {
+        records = await syncInProcess(cli, projectDir, sources.length ? sources : null, o.fullRefresh);
+      }
+      const failed = records.filter((r) => r.status === 'failed' || r.status === 'cancelled');
+      if (failed.length) throw new CliExit(EXIT.failure, `${failed.length} of ${records.length} sync(s) failed.`);
+    });
+}
