@@ -115,3 +115,34 @@ test('a staging model a person edited is never rewritten; removed raw tables are
   assert.ok(fs.existsSync(path.join(stgDir, 'stg_shop__customers.sql')));
   assert.match(fs.readFileSync(path.join(stgDir, '_shop__sources.yml'), 'utf8'), /name: customers/);
 });
+
+test('a run requested while dbt is busy is answered queued and runs after, one dbt at a time', async () => {
+  const gate = path.join(dir, 'gate-queue');
+  process.env.BASIN_TEST_GATE = gate;
+  try {
+    const started = new Promise<void>((resolve) => {
+      const off = app.events.on('tx_run_started', (p: any) => {
+        if (p.model === 'gate') {
+          off();
+          resolve();
+        }
+      });
+    });
+    const first = runner().start({ select: 'gate', trigger: 'test' });
+    assert.equal(first.status, 'running');
+    await started;
+    const res = await app.http.inject({ method: 'POST', url: '/api/tx/models/stg_shop__orders/run?cascade=false' });
+    assert.equal(res.statusCode, 202);
+    const second = res.json();
+    assert.equal(second.status, 'queued');
+    assert.equal((await app.http.inject({ url: `/api/tx/runs/${second.id}` })).json().status, 'queued');
+    fs.writeFileSync(gate, '');
+    const [a, b] = await Promise.all([runner().wait(first.id), runner().wait(second.id)]);
+    assert.equal(a.status, 'succeeded', a.error ?? '');
+    assert.equal(b.status, 'succeeded', b.error ?? '');
+    // the queued run started only after the first finished
+    assert.ok(b.started_at! >= a.finished_at!);
+  } finally {
+    delete process.env.BASIN_TEST_GATE;
+  }
+});
