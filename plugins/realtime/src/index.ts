@@ -1,8 +1,42 @@
-import { definePlugin } from '@basin/core';
+import { asValue, BasinError, definePlugin, type Authenticator, type PermissionRegistry } from '@basin/core';
+import { WS_EVENT_PERMISSIONS, WsHub } from './hub.js';
+import { attachUpgrade, WS_PATH } from './upgrade.js';
 
+export { WsHub, WS_EVENT_PERMISSIONS, DEFAULT_HUB_OPTIONS, type HubOptions } from './hub.js';
+export { WS_PATH } from './upgrade.js';
+
+/** Live platform events over a WebSocket at /ws (SPEC "WebSocket", "WebSocket events"). */
 export default definePlugin({
   name: 'realtime',
-  register() {
-    // placeholder: filled by its issue
+  optionalDependsOn: ['auth'],
+  register(ctx) {
+    const hub = new WsHub(ctx.log);
+    ctx.provide('wsHub', asValue(hub));
+    const wss = attachUpgrade({
+      server: ctx.http.server,
+      hub,
+      log: ctx.log,
+      permissions: ctx.resolve<PermissionRegistry>('permissions'),
+      authenticator: () => ctx.tryResolve<Authenticator>('authenticator'),
+    });
+    ctx.events.onAny((env) => {
+      if (env.type in WS_EVENT_PERMISSIONS) hub.broadcast(env);
+    });
+    // a logout ends that session's live feed too
+    ctx.events.on('auth_logout', (p) => {
+      const { session_id, user_id } = p as { session_id?: string | null; user_id?: string };
+      hub.closeWhere((pr) => (session_id ? pr.sessionId === session_id : pr.userId === user_id), 'logged out');
+    });
+
+    // a plain GET (no Upgrade header) lands here; listed so the permission matrix sees /ws
+    ctx.routes.get(WS_PATH, { permission: 'auth', schema: { summary: 'Live platform events (WebSocket; connect with an Upgrade request)' } }, async () => {
+      throw new BasinError(426, 'upgrade_required', 'This is a WebSocket endpoint: connect with a WebSocket client (Upgrade: websocket).', undefined, { upgrade: 'websocket' });
+    });
+
+    ctx.health(() => ({ websocket: { clients: hub.size } }));
+    ctx.onStop(() => {
+      hub.close();
+      wss.close();
+    });
   },
 });
