@@ -1,4 +1,5 @@
 export * from './types.js';
+export { resolveConfig } from './config.js';
 export * from './files/index.js';
 export * from './rest/index.js';
 export { Type, type Static, type TSchema } from '@sinclair/typebox';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Value } from '@sinclair/typebox/value';
+import { resolveConfig } from '../config.js';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { SourceError, type SourceContext, type SourceDefinition } from '../types.js';
 
@@ -36,11 +36,8 @@ export type TestContext<C> = SourceContext<C> & {
 
 /** The config with the schema's defaults applied, as the engine passes it; throws listing schema errors. */
 export function configWithDefaults<C>(source: SourceDefinition<any>, config: unknown): C {
-  const value = Value.Default(source.configSchema, Value.Clone(config ?? {}));
-  if (!Value.Check(source.configSchema, value)) {
-    const errs = [...Value.Errors(source.configSchema, value)].map((e) => `${e.path || '/'}: ${e.message}`);
-    throw new Error(`config does not match the ${source.type} schema: ${errs.join('; ')}`);
-  }
+  const { value, problems } = resolveConfig(source.configSchema, config);
+  if (problems.length) throw new Error(`config does not match the ${source.type} schema: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`);
   return value as C;
 }
 
