@@ -288,6 +288,15 @@ test('script schedules run a Python script inside scripts/ and capture its outpu
   const badLog = (await b.app.http.inject({ url: `/api/schedules/jobs/${bad!.id}` })).json();
   assert.match(badLog.log, /bad input/);
 
+  // a symlink inside scripts/ pointing outside is refused at run time
+  fs.writeFileSync(path.join(b.dir, 'outside.py'), 'print("escaped")\n');
+  fs.symlinkSync(path.join(b.dir, 'outside.py'), path.join(b.dir, 'scripts/link.py'));
+  fs.writeFileSync(path.join(b.dir, '.basin/schedules.yml'), 'schedules:\n  - name: linked\n    type: script\n    cron: daily\n    script_path: link.py\n');
+  assert.equal((await b.app.http.inject({ method: 'POST', url: '/api/schedules/reload' })).statusCode, 200);
+  const linked = await b.sched.wait(b.sched.trigger('linked').id);
+  assert.equal(linked!.status, 'failed');
+  assert.match(linked!.error!, /must stay inside scripts/);
+
   // a path escaping scripts/ is refused by the reload validation
   fs.writeFileSync(path.join(b.dir, '.basin/schedules.yml'), 'schedules:\n  - name: evil\n    type: script\n    cron: daily\n    script_path: ../.basin/project.yml\n');
   const res = await b.app.http.inject({ method: 'POST', url: '/api/schedules/reload' });
