@@ -65,3 +65,23 @@ test('the login page shows its form and UI files cannot be read outside the UI f
   const vendor = await app.http.inject({ method: 'GET', url: '/ui/vendor/preact.module.js' });
   assert.equal(vendor.statusCode, 200);
 });
+
+test('a page contributed by an outside plugin appears in the navigation and renders', async () => {
+  const fs = await import('node:fs');
+  const path = await import('node:path');
+  const dir = makeProject();
+  disableAuth(dir);
+  fs.appendFileSync(path.join(dir, '.basin', 'project.yml'), `\nplugins:\n  - ${JSON.stringify(path.resolve(import.meta.dirname, 'fixtures', 'test-plugin'))}\n`);
+  const app2 = await bootApp(dir);
+  const base2 = await app2.listen({ host: '127.0.0.1', port: 0 });
+  try {
+    const page = await browser.newPage();
+    await page.goto(`${base2}/greeter`);
+    await page.waitForSelector('#greeting');
+    assert.equal(await page.locator('#greeting').textContent(), 'Hello from a plugin page');
+    assert.ok(await page.locator('nav.side a', { hasText: 'Greeter' }).count());
+    await page.close();
+  } finally {
+    await app2.close();
+  }
+});

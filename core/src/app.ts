@@ -138,6 +138,8 @@ export async function createApp(opts: BootOptions): Promise<BasinApp> {
     log: asValue(log),
     http: asValue(http),
   });
+  const pages: UiPage[] = [];
+  container.register('pages', asValue(pages));
 
   // authentication: the auth plugin provides `authenticator`; without one, Basin runs auth-disabled (loopback only)
   http.addHook('onRequest', async (req) => {
@@ -145,10 +147,10 @@ export async function createApp(opts: BootOptions): Promise<BasinApp> {
     req.principal = auth ? await auth.authenticate(req) : DISABLED(permissions);
   });
 
-  const pages: UiPage[] = [];
   const healthContributors: HealthContributor[] = [];
   const statusContributors: StatusContributor[] = [];
   const starters: Array<() => Promise<void> | void> = [];
+  const afterRegister: Array<() => Promise<void> | void> = [];
   const stoppers: Array<() => Promise<void> | void> = [];
 
   for (const plugin of plugins) {
@@ -168,6 +170,7 @@ export async function createApp(opts: BootOptions): Promise<BasinApp> {
       health: (c) => healthContributors.push(c),
       status: (c) => statusContributors.push(c),
       onStart: (fn) => starters.push(fn),
+      afterRegister: (fn) => afterRegister.push(fn),
       onStop: (fn) => stoppers.unshift(fn),
     };
     try {
@@ -177,6 +180,7 @@ export async function createApp(opts: BootOptions): Promise<BasinApp> {
     }
   }
   for (const [name, r] of Object.entries(opts.overrides ?? {})) container.register(name, r);
+  for (const fn of afterRegister) await fn();
   await http.ready();
 
   let started = false;

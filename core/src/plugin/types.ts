@@ -13,8 +13,10 @@ import type { BasinApp, BootOptions } from '../app.js';
 export interface UiPage {
   path: string;
   title: string;
-  /** module path (served under /ui/) that renders the page; absent = shell placeholder */
+  /** URL of an ES module whose default export is a preact component rendering the page */
   module?: string;
+  /** or: absolute path of such a module file; the web plugin serves it */
+  file?: string;
   /** permission needed to see the nav entry */
   permission?: string;
   nav?: boolean;
@@ -48,6 +50,8 @@ export interface PluginContext {
   page(page: UiPage): void;
   health(contributor: HealthContributor): void;
   status(contributor: StatusContributor): void;
+  /** runs once every plugin has registered, while routes can still be added (e.g. to route what others contributed) */
+  afterRegister(fn: () => void | Promise<void>): void;
   /** runs after every plugin registered and the server is ready (start watchers, schedulers) */
   onStart(fn: () => Promise<void> | void): void;
   /** runs at shutdown, in reverse plugin order */

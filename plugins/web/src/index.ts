@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { definePlugin, errors, resolveInside } from '@basin/core';
+import { definePlugin, errors, resolveInside, type UiPage } from '@basin/core';
 import { PAGE_ROUTES, uiAssets } from '@basin/ui';
 
 const TYPES: Record<string, string> = {
@@ -26,12 +26,31 @@ export default definePlugin({
     for (const url of PAGE_ROUTES) {
       ctx.routes.get(url, { permission: 'public', schema: { hide: true } }, async (_req, reply) => reply.headers(headers).type('text/html; charset=utf-8').send(shell));
     }
+    // pages contributed by plugins through ctx.page(); the shell adds them to its navigation
+    ctx.routes.get('/api/ui/pages', { permission: 'public', schema: { summary: 'UI pages contributed by plugins' } }, async (req) => {
+      const perms = req.principal?.permissions;
+      return ctx
+        .resolve<UiPage[]>('pages')
+        .map((p, i) => ({ p, i }))
+        .filter(({ p }) => p.nav !== false && (!p.permission || !perms || perms.has(p.permission)))
+        .map(({ p, i }) => ({ path: p.path, title: p.title, module: p.file ? `/ui/ext/${i}.js` : (p.module ?? null) }));
+    });
+    ctx.afterRegister(() => {
+      for (const p of ctx.resolve<UiPage[]>('pages')) {
+        if (!(PAGE_ROUTES as readonly string[]).includes(p.path)) ctx.routes.get(p.path, { permission: 'public', schema: { hide: true } }, async (_req, reply) => reply.headers(headers).type('text/html; charset=utf-8').send(shell));
+      }
+    });
     ctx.routes.get('/query', { permission: 'public', schema: { hide: true } }, async (_req, reply) => reply.redirect('/bi/sqllab/'));
 
     ctx.routes.get('/ui/vendor/:file', { permission: 'public', schema: { hide: true } }, async (req, reply) => {
       const file = vendor[req.params.file as string];
       if (!file) throw errors.notFound('UI file');
       return reply.type(TYPES['.js']!).header('cache-control', 'public, max-age=86400').send(fs.createReadStream(file));
+    });
+    ctx.routes.get('/ui/ext/:n.js', { permission: 'public', schema: { hide: true } }, async (req, reply) => {
+      const page = ctx.resolve<UiPage[]>('pages')[Number(req.params.n)];
+      if (!page?.file) throw errors.notFound('UI page module');
+      return reply.headers(headers).type(TYPES['.js']!).send(fs.createReadStream(page.file));
     });
     ctx.routes.get('/ui/*', { permission: 'public', schema: { hide: true } }, async (req, reply) => {
       const rel = (req.params as Record<string, string>)['*'] ?? '';
