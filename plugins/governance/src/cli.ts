@@ -68,8 +68,20 @@ function projectPort(projectDir: string): number {
   }
 }
 
+/** `.basin/server.json` (written by a listening server; see the sync plugin) names its URL and pid */
+function serverFromFile(projectDir: string): string | null {
+  try {
+    const info = JSON.parse(fs.readFileSync(path.join(projectDir, '.basin', 'server.json'), 'utf8')) as { pid?: unknown; url?: unknown };
+    if (typeof info.pid !== 'number' || typeof info.url !== 'string') return null;
+    process.kill(info.pid, 0);
+    return info.url.replace(/\/$/, '');
+  } catch {
+    return null; // no file, a stale file of a dead process, or unreadable: probe the configured port instead
+  }
+}
+
 async function viaServerOrBoot(cli: CliContext, projectDir: string, call: { method: string; path: string }, local: (gov: Governance) => Promise<unknown>): Promise<unknown> {
-  const base = `http://127.0.0.1:${projectPort(projectDir)}`;
+  const base = serverFromFile(projectDir) ?? `http://127.0.0.1:${projectPort(projectDir)}`;
   let serverUp = false;
   try {
     const r = await fetch(`${base}/api/status`, { signal: AbortSignal.timeout(1500) });

@@ -15,6 +15,10 @@ export type { PiiOverrideRecord } from './overrides.js';
 interface SyncEngineHooks {
   addPostLoadHook(fn: (c: PostLoad) => Promise<void>): void;
 }
+/** the part of the sync plugin's `syncStore` service read here: sources whose latest decisive sync failed */
+interface SyncHistory {
+  failures(): Array<{ id: string; source: string; error: string | null; finished_at: string | null; started_at: string }>;
+}
 
 /** Schema drift, PII detection and source attention (SPEC "Schema drift and source attention", "PII findings"). */
 export default definePlugin({
@@ -28,7 +32,11 @@ export default definePlugin({
   register(ctx) {
     const settings: GovernanceSettings = ctx.config.section<GovernanceSettings>('governance') ?? GovernanceSection.default;
     const store = new GovernanceStore(ctx.resolve<SqliteDb>('stateDb'));
-    const gov = new Governance(store, ctx.resolve<Warehouse>('warehouse'), ctx.events, ctx.clock, ctx.log, { ...defaults(), ...settings }, new OverridesReader(ctx.config, ctx.log));
+    const gov = new Governance(store, ctx.resolve<Warehouse>('warehouse'), ctx.events, ctx.clock, ctx.log, { ...defaults(), ...settings }, new OverridesReader(ctx.config, ctx.log), () => {
+      const history = ctx.tryResolve<SyncHistory>('syncStore');
+      if (typeof history?.failures !== 'function') return null;
+      return history.failures().map((f) => ({ source: f.source, sync_id: f.id, error: f.error, failed_at: f.finished_at ?? f.started_at }));
+    });
     ctx.provide('governance', asValue(gov));
     ctx.events.declare('schema_drift_detected', 'pii_detected');
 

@@ -6,7 +6,7 @@ import type { OverridesReader, PiiOverrideRecord } from './overrides.js';
 import { scanTable } from './pii/scanner.js';
 import type { PiiFinding } from './pii/types.js';
 import { readTableSchema } from './schema-reader.js';
-import type { GovernanceStore } from './store.js';
+import type { GovernanceStore, SyncFailure } from './store.js';
 import './events.js';
 
 /** What the sync engine hands each post-load hook (contract in docs/architecture.md). */
@@ -54,6 +54,8 @@ export class Governance {
     private readonly log: Logger,
     private readonly settings: GovernanceSettings,
     private readonly overrides: OverridesReader,
+    /** the sync plugin's history of latest failed syncs, when installed (survives restarts); else failures seen on the bus */
+    private readonly syncHistoryFailures: () => SyncFailure[] | null = () => null,
   ) {}
 
   private now(): string {
@@ -214,7 +216,7 @@ export class Governance {
       a.reasons.push('pii');
       a.pii = { columns: list.length, entity_types: [...new Set(list.map((f) => f.entity_type))].sort() };
     }
-    for (const s of this.store.syncFailures()) {
+    for (const s of this.syncHistoryFailures() ?? this.store.syncFailures()) {
       const a = get(s.source);
       a.reasons.push('sync_failed');
       a.sync_failure = { sync_id: s.sync_id, error: s.error, failed_at: s.failed_at };
