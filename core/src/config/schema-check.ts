@@ -19,11 +19,16 @@ export function checkAgainstSchema(schema: TSchema, raw: unknown): { value: unkn
     // Union errors repeat per branch; keep the first per path
     const unknownKey = err.schema && (err.schema as any).additionalProperties === false && /additional|Unexpected property/i.test(err.message);
     if (unknownKey) {
-      const obj = err.value as Record<string, unknown>;
       const allowed = Object.keys((err.schema as any).properties ?? {});
-      for (const key of Object.keys(obj ?? {})) {
+      // TypeBox 0.34 reports each extra property at its own path with the property's value; older
+      // versions report the object itself. Take the key from the path when it is not an allowed one.
+      const last = err.path.slice(err.path.lastIndexOf('/') + 1).replace(/~1/g, '/').replace(/~0/g, '~');
+      const perKey = err.path !== '' && !allowed.includes(last);
+      const keys = perKey ? [last] : Object.keys((err.value as Record<string, unknown>) ?? {});
+      const base = perKey ? err.path.slice(0, err.path.lastIndexOf('/')) : err.path;
+      for (const key of keys) {
         if (allowed.includes(key)) continue;
-        const p = `${err.path}/${key}`;
+        const p = `${base}/${key}`;
         if (seen.has(p)) continue;
         seen.add(p);
         const s = closest(key, allowed);
