@@ -17,6 +17,25 @@ export const ident = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 /** Quotes a string literal for DuckDB SQL. */
 export const literal = (value: string): string => `'${value.replace(/'/g, "''")}'`;
 
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Views copied into the serving file keep catalog-qualified references to the warehouse (dbt-duckdb
+ * writes `"warehouse"."raw_x"."t"`), but a reader opening serving.db gets a catalog named `serving`,
+ * so such views fail to bind there. Re-create those views in the copy without the catalog qualifier.
+ */
+async function unqualifyViews(c: Conn, sourceCatalog: string, copyCatalog: string): Promise<void> {
+  const views = (
+    await c.runAndReadAll(`SELECT sql FROM duckdb_views() WHERE database_name = ${literal(copyCatalog)} AND NOT internal`)
+  ).getRowObjectsJson() as Array<{ sql: string }>;
+  const pattern = `(?<![\\w."'])(?:${escapeRegExp(ident(sourceCatalog))}|${escapeRegExp(sourceCatalog)})\\.(?=["\\w])`;
+  const qualifier = new RegExp(pattern, 'gi');
+  const changed = views.filter((v) => new RegExp(pattern, 'i').test(v.sql));
+  if (!changed.length) return;
+  await c.run(`USE ${ident(copyCatalog)}`);
+  for (const v of changed) await c.run(v.sql.replace(qualifier, '').replace(/^\s*CREATE\s+VIEW\b/i, 'CREATE OR REPLACE VIEW'));
+}
+
 /**
  * The one owner of the DuckDB warehouse file (DECISIONS §3). Writes are serialized through one queue;
  * reads run concurrently on their own connections; `handoff` closes the file for an external writer
@@ -141,11 +160,13 @@ export class Warehouse {
     this.publishing = this.write(async (c) => {
       fs.rmSync(tmp, { force: true });
       fs.rmSync(`${tmp}.wal`, { force: true });
+      const cur = (await c.runAndReadAll('SELECT current_database() AS db')).getRowObjectsJson()[0]!.db as string;
       await c.run(`ATTACH ${literal(tmp)} AS basin_serving_tmp`);
       try {
-        const cur = (await c.runAndReadAll('SELECT current_database() AS db')).getRowObjectsJson()[0]!.db as string;
         await c.run(`COPY FROM DATABASE ${ident(cur)} TO basin_serving_tmp`);
+        await unqualifyViews(c, cur, 'basin_serving_tmp');
       } finally {
+        await c.run(`USE ${ident(cur)}`);
         await c.run('DETACH basin_serving_tmp');
       }
       fs.renameSync(tmp, target);
