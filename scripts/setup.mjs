@@ -19,9 +19,12 @@ function npmInstall() {
     console.log('[setup] npm packages up to date');
     return;
   }
-  console.log('[setup] npm ci (native addons build from source; this takes a few minutes the first time)');
-  execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: root, stdio: 'inherit' });
-  fs.writeFileSync(stamp, hash);
+  // `npm install` rather than `npm ci`: npm 11's ci refuses lockfiles that lack other platforms'
+  // optional binaries (npm/cli#4828); install honours the lock and tolerates that gap.
+  console.log('[setup] npm install (native addons build from source; this takes a few minutes the first time)');
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: root, stdio: 'inherit' });
+  const after = crypto.createHash('sha256').update(fs.readFileSync(lock)).digest('hex');
+  fs.writeFileSync(stamp, after);
 }
 
 if (step('npm')) npmInstall();
