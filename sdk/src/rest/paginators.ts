@@ -172,6 +172,8 @@ export interface PaginateOptions {
   dataSelector?: string;
   /** stops with an error after this many pages (default 1,000,000: a guard against loops) */
   maxPages?: number;
+  /** request the next page while the caller handles the current one (default true) */
+  prefetch?: boolean;
 }
 
 export interface Page {
@@ -180,21 +182,35 @@ export interface Page {
   index: number;
 }
 
-/** Requests page after page of an endpoint and yields each page's records. */
+/**
+ * Requests page after page of an endpoint and yields each page's records. The next page is
+ * requested before the current one is handed over (unless `prefetch: false`), so the network
+ * and the API work while the caller loads the rows.
+ */
 export async function* paginate(client: RestClient, path: string, opts: PaginateOptions = {}): AsyncGenerator<Page> {
   const spec = opts.paginator ?? { type: 'auto' };
   const paginator = 'first' in spec ? spec : createPaginator(spec);
   const maxPages = opts.maxPages ?? 1_000_000;
-  let req: PageRequest | null = paginator.first({ url: path, params: { ...opts.params } });
+  const prefetch = opts.prefetch ?? true;
   const seen = new Set<string>();
-  for (let index = 0; req; index++) {
-    if (index >= maxPages) throw new SourceError('too_many_pages', `${path}: more than ${maxPages} pages; is the paginator configured right?`);
-    const key = client.url(req.url, req.params).href;
-    if (seen.has(key)) break; // the API sent us back to a page we read: stop instead of looping
+  const send = (r: PageRequest): Promise<RestResponse> | null => {
+    const key = client.url(r.url, r.params).href;
+    if (seen.has(key)) return null; // the API sent us back to a page we read: stop instead of looping
     seen.add(key);
-    const response = await client.request(req.url, { params: req.params });
+    const p = client.request(r.url, { params: r.params });
+    p.catch(() => {}); // observed when awaited; avoids an unhandled rejection if the caller stops early
+    return p;
+  };
+  let req: PageRequest | null = paginator.first({ url: path, params: { ...opts.params } });
+  let pending = send(req);
+  for (let index = 0; pending && req; index++) {
+    if (index >= maxPages) throw new SourceError('too_many_pages', `${path}: more than ${maxPages} pages; is the paginator configured right?`);
+    const response = await pending;
     const records = selectRecords(response.body, opts.dataSelector);
-    yield { records, response, index };
     req = paginator.next(response, records, req);
+    pending = null;
+    if (req && prefetch) pending = send(req);
+    yield { records, response, index };
+    if (req && !prefetch) pending = send(req);
   }
 }
