@@ -34,3 +34,6 @@ export interface TxRunner {
   run(opts: { command?: 'run' | 'build' | 'test'; select?: string; args?: string[]; trigger?: string; schedule?: string | null; signal?: AbortSignal; excludeSources?: string[] }): Promise<TxRunRecord>;
   cancel(id: string): boolean;
 }
+export interface Governance {
+  attentionSources(): Promise<Set<string>>;
+}

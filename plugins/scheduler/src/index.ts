@@ -1,6 +1,6 @@
 import { asValue, definePlugin } from '@basin/core';
 import { schedulesFileSpec, type SchedulesFile } from './config.js';
-import type { SyncEngine, TxRunner } from './contracts.js';
+import type { Governance, SyncEngine, TxRunner } from './contracts.js';
 import { registerScheduleRoutes } from './routes.js';
 import { Scheduler } from './scheduler.js';
 import { JobStore } from './store.js';
@@ -15,7 +15,7 @@ export { Scheduler, TICK_SECONDS, type ScheduleView } from './scheduler.js';
 /** Cron schedules for syncs, dbt commands and scripts (SPEC "schedules.yml", "Schedules and notifications"). */
 export default definePlugin({
   name: 'scheduler',
-  optionalDependsOn: ['sources', 'sync', 'transform'],
+  optionalDependsOn: ['sources', 'sync', 'transform', 'governance'],
   configFiles: [schedulesFileSpec],
   register(ctx) {
     const store = new JobStore(ctx.resolve('stateDb'));
@@ -31,6 +31,8 @@ export default definePlugin({
         // resolved per job: the engines may be registered after us or replaced in tests
         syncEngine: () => ctx.tryResolve<SyncEngine>('syncEngine'),
         txRunner: () => ctx.tryResolve<TxRunner>('txRunner'),
+        attentionSources: async () => (await ctx.tryResolve<Governance>('governance')?.attentionSources()) ?? new Set<string>(),
+        autoTx: () => ctx.config.platform.auto_tx && ctx.container.hasRegistration('txAutoRun'),
       },
     });
     ctx.provide('scheduler', asValue(scheduler));

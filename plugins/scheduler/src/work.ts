@@ -6,6 +6,10 @@ export interface WorkDeps {
   projectDir: string;
   syncEngine: () => SyncEngine | undefined;
   txRunner: () => TxRunner | undefined;
+  /** sources with a governance attention flag (their models are skipped), when governance is installed */
+  attentionSources: () => Promise<Set<string>>;
+  /** true when the transform plugin already runs dbt after every sync (platform.auto_tx) */
+  autoTx: () => boolean;
 }
 export interface WorkContext {
   schedule: Schedule;
@@ -79,8 +83,19 @@ async function runSyncs(deps: WorkDeps, ctx: WorkContext, thenTx: boolean): Prom
   }
   throwIfAborted(ctx.signal);
   if (thenTx && failed.length < sources.length) {
-    const tx = await runTx(deps, ctx, ['run'], failed);
-    if (tx.error) problems.push(`transformations: ${tx.error}`);
+    if (deps.autoTx()) {
+      // the transform plugin's post-sync run (coalesced) covers these sources; a second run would repeat it
+      ctx.log('transformations: left to the post-sync auto run (platform.auto_tx is on)\n');
+    } else {
+      let flagged = new Set<string>();
+      try {
+        flagged = await deps.attentionSources();
+      } catch (e) {
+        ctx.log(`could not read attention flags (${(e as Error).message}); running every model\n`);
+      }
+      const tx = await runTx(deps, ctx, ['run'], [...new Set([...failed, ...flagged])].sort());
+      if (tx.error) problems.push(`transformations: ${tx.error}`);
+    }
   }
   return { rows, error: problems.length ? problems.join('; ') : null };
 }

@@ -1,4 +1,4 @@
-import { asFunction, asValue, ManualClock, type BasinApp, type BasinPlugin } from '@basin/core';
+import { asFunction, asValue, ManualClock, type BasinApp, type BasinPlugin, type Resolver } from '@basin/core';
 import { bootApp, disableAuth, makeProject } from '@basin/test';
 import sources from '@basin/plugin-sources';
 import notifications from '@basin/plugin-notifications';
@@ -32,7 +32,7 @@ export interface Booted {
 /** Boots sources + scheduler + notifications + realtime with fake engines and a manual clock (auth disabled). */
 export async function bootScheduler(
   schedulesYml: string,
-  opts: { dir?: string; clock?: ManualClock; files?: Record<string, string>; plugins?: BasinPlugin[]; auth?: boolean } = {},
+  opts: { dir?: string; clock?: ManualClock; files?: Record<string, string>; plugins?: BasinPlugin[]; auth?: boolean; overrides?: Record<string, Resolver<unknown>> } = {},
 ): Promise<Booted> {
   const dir = opts.dir ?? makeProject({ '.basin/sources.yml': SOURCES_YML, '.basin/schedules.yml': schedulesYml, ...opts.files });
   if (!opts.dir && !opts.auth) disableAuth(dir);
@@ -44,6 +44,7 @@ export async function bootScheduler(
     overrides: {
       syncEngine: asFunction(({ events }) => new FakeSyncEngine(events, clock)).singleton(),
       txRunner: asValue(tx),
+      ...opts.overrides,
     },
   });
   return { app, dir, clock, sched: app.container.resolve<Scheduler>('scheduler'), sync: app.container.resolve<FakeSyncEngine>('syncEngine'), tx };

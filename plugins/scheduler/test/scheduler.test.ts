@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ManualClock } from '@basin/core';
+import { asValue, ManualClock } from '@basin/core';
 import { bootScheduler } from './helpers.js';
 import { flush } from './fakes.js';
 
@@ -44,6 +44,31 @@ test('a due schedule fires on tick, syncs each source, then runs dbt; job record
   assert.equal(body.items[0].rows, 15);
   const log = (await b.app.http.inject({ method: 'GET', url: `/api/schedules/jobs/${job!.id}` })).json();
   assert.match(log.log, /sync orders: succeeded, 10 rows/);
+});
+
+test('sync: models of failed and attention-flagged sources are excluded; with the auto run on, dbt is not run twice', async (t) => {
+  const yml = `schedules:
+  - name: all
+    cron: daily
+    sources: [orders, customers, events]
+`;
+  const b = await bootScheduler(yml, { overrides: { governance: asValue({ attentionSources: async () => new Set(['events']) }) } });
+  t.after(() => b.app.close());
+  b.sync.auto = (s) => (s === 'customers' ? { error: 'HTTP 500' } : { rows: 1 });
+  const job = await b.sched.wait(b.sched.trigger('all').id);
+  assert.equal(job!.status, 'failed');
+  assert.equal(job!.rows, 2);
+  assert.deepEqual(b.tx.calls[0]!.excludeSources, ['customers', 'events']);
+
+  // the transform plugin's post-sync auto run (platform.auto_tx, default on) already covers a sync schedule
+  const withAuto = await bootScheduler(yml, { overrides: { txAutoRun: asValue({}) } });
+  t.after(() => withAuto.app.close());
+  withAuto.sync.auto = () => ({ rows: 1 });
+  const j2 = await withAuto.sched.wait(withAuto.sched.trigger('all').id);
+  assert.equal(j2!.status, 'succeeded');
+  assert.equal(withAuto.tx.calls.length, 0);
+  const log = (await withAuto.app.http.inject({ url: `/api/schedules/jobs/${j2!.id}` })).json().log;
+  assert.match(log, /left to the post-sync auto run/);
 });
 
 test('sync_only does not run dbt; tx runs the tx_command', async (t) => {
