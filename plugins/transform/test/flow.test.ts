@@ -73,6 +73,8 @@ test('a sync generates staging, the coalesced auto run builds the marts and the 
   const serving = await Warehouse.openReadOnly(app.warehouse.servingPath);
   const c = await serving.connect();
   assert.equal((await c.runAndReadAll('SELECT count(*)::INTEGER AS n FROM main.orders_by_status')).getRowObjectsJson()[0]!.n, 2);
+  // dbt's staging view names the "warehouse" catalog; it must still bind in the serving file
+  assert.equal((await c.runAndReadAll('SELECT count(*)::INTEGER AS n FROM main.stg_shop__orders')).getRowObjectsJson()[0]!.n, 6);
   c.closeSync();
   serving.closeSync();
 
