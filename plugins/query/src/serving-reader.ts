@@ -11,6 +11,11 @@ export const READ_ONLY_OPTIONS: Record<string, string> = {
   lock_configuration: 'true',
 };
 
+/** How long a query waits for a stale copy to be republished before answering from the previous one. */
+export const STALE_PUBLISH_WAIT_MS = 2000;
+/** A stale copy is republished by queries at most this often (the warehouse also publishes after loads). */
+export const REPUBLISH_INTERVAL_MS = 5000;
+
 interface Opened {
   key: string;
   instance: DuckDBInstance;
@@ -43,6 +48,7 @@ export class ServingReader {
   private current: Opened | null = null;
   private opening: Promise<Opened> | null = null;
   private closed = false;
+  private lastPublishRequest = 0;
 
   constructor(
     private readonly warehouse: Warehouse,
@@ -61,13 +67,28 @@ export class ServingReader {
   private async ensurePublished(): Promise<void> {
     const exists = fs.existsSync(this.warehouse.servingPath);
     if (exists && (!this.warehouse.isOpen || !this.isStale())) return;
+    // during a long load every query sees a stale copy: republish at most once per interval
+    const now = Date.now();
+    if (exists && now - this.lastPublishRequest < REPUBLISH_INTERVAL_MS) return;
+    this.lastPublishRequest = now;
+    const publish = this.warehouse.publishServingCopy();
+    if (exists) {
+      // the publish queues behind running writes: wait a little, else answer from the previous copy
+      const settled = publish.then(
+        () => undefined,
+        (err) => this.log.warn({ err }, 'publishing the serving copy failed; answering from the previous copy'),
+      );
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([settled, new Promise<void>((r) => (timer = setTimeout(r, STALE_PUBLISH_WAIT_MS)))]).finally(() => clearTimeout(timer));
+      return;
+    }
     try {
-      await this.warehouse.publishServingCopy();
+      await publish;
     } catch (err) {
       if (!fs.existsSync(this.warehouse.servingPath)) {
+        this.log.error({ err }, 'publishing the serving copy failed');
         throw new BasinError(503, 'serving_copy_unavailable', 'The read-only copy of the warehouse is not available yet; retry shortly.');
       }
-      this.log.warn({ err }, 'publishing the serving copy failed; answering from the previous copy');
     }
   }
 
