@@ -1,28 +1,17 @@
-import { defineSource, notImplemented, Type } from '@basin/sdk';
+import { declareSource, Type } from '@basin/sdk';
 
 const RESOURCES = ['players_profiles', 'players_games', 'players_online_status'];
 
 /** Chess.com public data (SPEC: player profiles and games, no auth, no fields). Manifest only. */
-export default defineSource({
+export default declareSource({
   type: 'chess',
   title: 'Chess.com',
   category: 'api',
   authKind: 'none',
   wizard: true,
   configKey: 'typed',
-  implemented: false,
   configSchema: Type.Object({}, { additionalProperties: false, default: {} }),
   capabilities: { incremental: true, dateRange: false, customQueries: false, performanceMetrics: false },
   resources: RESOURCES.map((name) => ({ name })),
   defaultResources: RESOURCES,
-  async check() {
-    throw notImplemented('chess');
-  },
-  async discover() {
-    throw notImplemented('chess');
-  },
-  // eslint-disable-next-line require-yield
-  async *read() {
-    throw notImplemented('chess');
-  },
 });

@@ -1,18 +1,17 @@
-import { defineSource, notImplemented, Type } from '@basin/sdk';
+import { declareSource, Type } from '@basin/sdk';
 
 const DATE = '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])$';
 const DEFAULTS = ['campaigns', 'ads', 'ad_sets', 'insights'];
 const RESOURCES = [...DEFAULTS, 'ad_creatives', 'leads'];
 
 /** Facebook Ads (SPEC: social ads, OAuth). Manifest only; the runtime comes in a later release. */
-export default defineSource({
+export default declareSource({
   type: 'facebook_ads',
   title: 'Facebook Ads',
   category: 'marketing',
   authKind: 'oauth2',
   wizard: true,
   configKey: 'typed',
-  implemented: false,
   configSchema: Type.Object(
     {
       account_id: Type.String({ pattern: '^act_[0-9]+$', description: 'ad account id with its act_ prefix, e.g. act_123456789' }),
@@ -26,14 +25,4 @@ export default defineSource({
   capabilities: { incremental: true, dateRange: true, customQueries: false, performanceMetrics: true },
   resources: RESOURCES.map((name) => ({ name, primaryKey: ['id'] })),
   defaultResources: DEFAULTS,
-  async check() {
-    throw notImplemented('facebook_ads');
-  },
-  async discover() {
-    throw notImplemented('facebook_ads');
-  },
-  // eslint-disable-next-line require-yield
-  async *read() {
-    throw notImplemented('facebook_ads');
-  },
 });

@@ -1,4 +1,4 @@
-import { defineSource, notImplemented, Type } from '@basin/sdk';
+import { declareSource, Type } from '@basin/sdk';
 
 // The five default reports of SPEC (campaign, ad group, keyword, ad, search term stats), in GAQL
 const DEFAULT_QUERIES = [
@@ -10,14 +10,13 @@ const DEFAULT_QUERIES = [
 ];
 
 /** Google Ads (SPEC: search ads, OAuth). Manifest only; the runtime comes in a later release. */
-export default defineSource({
+export default declareSource({
   type: 'google_ads',
   title: 'Google Ads',
   category: 'marketing',
   authKind: 'oauth2',
   wizard: true,
   configKey: 'typed',
-  implemented: false,
   configSchema: Type.Object(
     {
       // the customer id, written 123-456-7890 or 1234567890 (a number when unquoted in YAML)
@@ -33,14 +32,4 @@ export default defineSource({
   capabilities: { incremental: true, dateRange: true, customQueries: true, performanceMetrics: true },
   resources: DEFAULT_QUERIES.map((q) => ({ name: q.name, cursorField: 'segments_date' })),
   defaultResources: DEFAULT_QUERIES.map((q) => q.name),
-  async check() {
-    throw notImplemented('google_ads');
-  },
-  async discover() {
-    throw notImplemented('google_ads');
-  },
-  // eslint-disable-next-line require-yield
-  async *read() {
-    throw notImplemented('google_ads');
-  },
 });

@@ -1,17 +1,16 @@
-import { defineSource, notImplemented, Type } from '@basin/sdk';
+import { declareSource, Type } from '@basin/sdk';
 
 // The Data API accepts absolute dates and the relative forms today, yesterday and NdaysAgo
 const START = '^(\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])|today|yesterday|[0-9]+daysAgo)$';
 
 /** Google Analytics 4 (SPEC: web analytics, OAuth). Manifest only; the runtime comes in a later release. */
-export default defineSource({
+export default declareSource({
   type: 'google_analytics',
   title: 'Google Analytics',
   category: 'analytics',
   authKind: 'oauth2',
   wizard: true,
   configKey: 'typed',
-  implemented: false,
   configSchema: Type.Object(
     {
       // YAML reads an unquoted id as a number; both spellings are the same property
@@ -23,14 +22,4 @@ export default defineSource({
   ),
   capabilities: { incremental: true, dateRange: true, customQueries: true, performanceMetrics: true },
   resources: [{ name: 'metadata' }, { name: 'reports' }],
-  async check() {
-    throw notImplemented('google_analytics');
-  },
-  async discover() {
-    throw notImplemented('google_analytics');
-  },
-  // eslint-disable-next-line require-yield
-  async *read() {
-    throw notImplemented('google_analytics');
-  },
 });

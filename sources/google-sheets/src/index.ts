@@ -1,17 +1,16 @@
-import { defineSource, notImplemented, Type } from '@basin/sdk';
+import { declareSource, Type } from '@basin/sdk';
 
 /**
  * Google Sheets (SPEC: spreadsheets, OAuth). OAuth credentials come from .ingest/secrets.toml.
  * Manifest only; the runtime comes in a later release.
  */
-export default defineSource({
+export default declareSource({
   type: 'google_sheets',
   title: 'Google Sheets',
   category: 'productivity',
   authKind: 'oauth2',
   wizard: true,
   configKey: 'typed',
-  implemented: false,
   configSchema: Type.Object(
     {
       spreadsheet_url_or_id: Type.String({ minLength: 1 }),
@@ -21,14 +20,4 @@ export default defineSource({
     { additionalProperties: false, default: {} },
   ),
   capabilities: { incremental: false, dateRange: false, customQueries: false, performanceMetrics: false },
-  async check() {
-    throw notImplemented('google_sheets');
-  },
-  async discover() {
-    throw notImplemented('google_sheets');
-  },
-  // eslint-disable-next-line require-yield
-  async *read() {
-    throw notImplemented('google_sheets');
-  },
 });

@@ -1,17 +1,16 @@
-import { defineSource, notImplemented, Type } from '@basin/sdk';
+import { declareSource, Type } from '@basin/sdk';
 
 const DEFAULTS = ['contacts', 'companies', 'deals', 'tickets'];
 const RESOURCES = [...DEFAULTS, 'products', 'quotes', 'owners', 'properties', 'pipelines_deal', 'pipelines_ticket'];
 
 /** HubSpot (SPEC: CRM with contacts/companies/deals). Manifest only; the runtime comes in a later release. */
-export default defineSource({
+export default declareSource({
   type: 'hubspot',
   title: 'HubSpot',
   category: 'crm',
   authKind: 'apiKey',
   wizard: true,
   configKey: 'typed',
-  implemented: false,
   configSchema: Type.Object(
     {
       api_key_env: Type.String({ minLength: 1, default: 'HUBSPOT_API_KEY', description: 'name of the environment variable holding the private-app token' }),
@@ -22,14 +21,4 @@ export default defineSource({
   capabilities: { incremental: true, dateRange: false, customQueries: false, performanceMetrics: false },
   resources: RESOURCES.map((name) => ({ name, primaryKey: ['id'] })),
   defaultResources: DEFAULTS,
-  async check() {
-    throw notImplemented('hubspot');
-  },
-  async discover() {
-    throw notImplemented('hubspot');
-  },
-  // eslint-disable-next-line require-yield
-  async *read() {
-    throw notImplemented('hubspot');
-  },
 });

@@ -1,4 +1,4 @@
-import { defineSource, notImplemented, Type } from '@basin/sdk';
+import { declareSource, Type } from '@basin/sdk';
 
 const RESOURCES = ['reports', 'visits'];
 
@@ -7,26 +7,15 @@ const RESOURCES = ['reports', 'visits'];
  * `generic_config`, a free key-value dict passed to the ingestion function. Manifest only; the
  * runtime comes in a later release.
  */
-export default defineSource({
+export default declareSource({
   type: 'matomo',
   title: 'Matomo',
   category: 'analytics',
   authKind: 'apiKey',
   wizard: false,
   configKey: 'generic',
-  implemented: false,
   configSchema: Type.Object({}, { additionalProperties: true, default: {} }),
   capabilities: { incremental: true, dateRange: true, customQueries: true, performanceMetrics: true },
   resources: RESOURCES.map((name) => ({ name })),
   defaultResources: RESOURCES,
-  async check() {
-    throw notImplemented('matomo');
-  },
-  async discover() {
-    throw notImplemented('matomo');
-  },
-  // eslint-disable-next-line require-yield
-  async *read() {
-    throw notImplemented('matomo');
-  },
 });

@@ -1,4 +1,4 @@
-import { defineSource, notImplemented, Type } from '@basin/sdk';
+import { declareSource, Type } from '@basin/sdk';
 
 const RESOURCES = ['absence_types', 'absences', 'attendances', 'employees'];
 
@@ -6,26 +6,15 @@ const RESOURCES = ['absence_types', 'absences', 'attendances', 'employees'];
  * Personio (SPEC: HR system, no wizard). Settings go in `generic_config`, a free key-value dict
  * passed to the ingestion function. Manifest only; the runtime comes in a later release.
  */
-export default defineSource({
+export default declareSource({
   type: 'personio',
   title: 'Personio',
   category: 'business',
   authKind: 'serviceAccount',
   wizard: false,
   configKey: 'generic',
-  implemented: false,
   configSchema: Type.Object({}, { additionalProperties: true, default: {} }),
   capabilities: { incremental: true, dateRange: false, customQueries: false, performanceMetrics: false },
   resources: RESOURCES.map((name) => ({ name })),
   defaultResources: RESOURCES,
-  async check() {
-    throw notImplemented('personio');
-  },
-  async discover() {
-    throw notImplemented('personio');
-  },
-  // eslint-disable-next-line require-yield
-  async *read() {
-    throw notImplemented('personio');
-  },
 });

@@ -1,4 +1,4 @@
-import { defineSource, notImplemented, Type } from '@basin/sdk';
+import { declareSource, Type } from '@basin/sdk';
 
 const RESOURCES = ['activities', 'deals', 'organizations', 'persons', 'pipelines', 'products', 'stages', 'users'];
 
@@ -6,26 +6,15 @@ const RESOURCES = ['activities', 'deals', 'organizations', 'persons', 'pipelines
  * Pipedrive (SPEC: deals CRM). Settings go in `generic_config`, a free key-value dict passed to the
  * ingestion function. Manifest only; the runtime comes in a later release.
  */
-export default defineSource({
+export default declareSource({
   type: 'pipedrive',
   title: 'Pipedrive',
   category: 'crm',
   authKind: 'apiKey',
   wizard: true,
   configKey: 'generic',
-  implemented: false,
   configSchema: Type.Object({}, { additionalProperties: true, default: {} }),
   capabilities: { incremental: true, dateRange: false, customQueries: false, performanceMetrics: false },
   resources: RESOURCES.map((name) => ({ name })),
   defaultResources: RESOURCES,
-  async check() {
-    throw notImplemented('pipedrive');
-  },
-  async discover() {
-    throw notImplemented('pipedrive');
-  },
-  // eslint-disable-next-line require-yield
-  async *read() {
-    throw notImplemented('pipedrive');
-  },
 });

@@ -1,4 +1,4 @@
-import { defineSource, notImplemented, Type } from '@basin/sdk';
+import { declareSource, Type } from '@basin/sdk';
 
 const DEFAULTS = ['account', 'contact', 'lead', 'opportunity', 'campaign'];
 const RESOURCES = [...DEFAULTS, 'task', 'event', 'user', 'user_role', 'product_2'];
@@ -8,14 +8,13 @@ const RESOURCES = [...DEFAULTS, 'task', 'event', 'user', 'user_role', 'product_2
  * security token) come from .ingest/secrets.toml, so the typed block only picks resources.
  * Manifest only; the runtime comes in a later release.
  */
-export default defineSource({
+export default declareSource({
   type: 'salesforce',
   title: 'Salesforce',
   category: 'crm',
   authKind: 'serviceAccount',
   wizard: true,
   configKey: 'typed',
-  implemented: false,
   configSchema: Type.Object(
     { resources: Type.Array(Type.Union(RESOURCES.map((r) => Type.Literal(r))), { default: DEFAULTS, minItems: 1, uniqueItems: true }) },
     { additionalProperties: false, default: {} },
@@ -23,14 +22,4 @@ export default defineSource({
   capabilities: { incremental: true, dateRange: false, customQueries: false, performanceMetrics: false },
   resources: RESOURCES.map((name) => ({ name, primaryKey: ['id'], cursorField: 'system_modstamp' })),
   defaultResources: DEFAULTS,
-  async check() {
-    throw notImplemented('salesforce');
-  },
-  async discover() {
-    throw notImplemented('salesforce');
-  },
-  // eslint-disable-next-line require-yield
-  async *read() {
-    throw notImplemented('salesforce');
-  },
 });

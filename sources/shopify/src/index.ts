@@ -1,4 +1,4 @@
-import { defineSource, notImplemented, Type } from '@basin/sdk';
+import { declareSource, Type } from '@basin/sdk';
 
 const RESOURCES = ['customers', 'orders', 'products'];
 
@@ -7,26 +7,15 @@ const RESOURCES = ['customers', 'orders', 'products'];
  * Settings go in `generic_config`, a free key-value dict passed to the ingestion function. Manifest
  * only; the runtime comes in a later release.
  */
-export default defineSource({
+export default declareSource({
   type: 'shopify',
   title: 'Shopify',
   category: 'business',
   authKind: 'oauth2',
   wizard: false,
   configKey: 'generic',
-  implemented: false,
   configSchema: Type.Object({}, { additionalProperties: true, default: {} }),
   capabilities: { incremental: true, dateRange: true, customQueries: false, performanceMetrics: false },
   resources: RESOURCES.map((name) => ({ name })),
   defaultResources: RESOURCES,
-  async check() {
-    throw notImplemented('shopify');
-  },
-  async discover() {
-    throw notImplemented('shopify');
-  },
-  // eslint-disable-next-line require-yield
-  async *read() {
-    throw notImplemented('shopify');
-  },
 });

@@ -1,17 +1,16 @@
-import { defineSource, notImplemented, Type } from '@basin/sdk';
+import { declareSource, Type } from '@basin/sdk';
 
 const DATE = '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])$';
 const RESOURCES = ['channels', 'users', 'messages'];
 
 /** Slack (SPEC: team chat). Manifest only; the runtime comes in a later release. */
-export default defineSource({
+export default declareSource({
   type: 'slack',
   title: 'Slack',
   category: 'productivity',
   authKind: 'apiKey',
   wizard: true,
   configKey: 'typed',
-  implemented: false,
   configSchema: Type.Object(
     {
       access_token_env: Type.String({ minLength: 1, default: 'SLACK_ACCESS_TOKEN', description: 'name of the environment variable holding the bot/user token' }),
@@ -23,14 +22,4 @@ export default defineSource({
   capabilities: { incremental: true, dateRange: true, customQueries: false, performanceMetrics: false },
   resources: RESOURCES.map((name) => ({ name })),
   defaultResources: RESOURCES,
-  async check() {
-    throw notImplemented('slack');
-  },
-  async discover() {
-    throw notImplemented('slack');
-  },
-  // eslint-disable-next-line require-yield
-  async *read() {
-    throw notImplemented('slack');
-  },
 });

@@ -1,28 +1,17 @@
-import { defineSource, notImplemented, Type } from '@basin/sdk';
+import { declareSource, Type } from '@basin/sdk';
 
 /**
  * Strapi (SPEC: headless CMS, no wizard; content types are discovered). Settings go in
  * `generic_config`, a free key-value dict passed to the ingestion function. Manifest only; the
  * runtime comes in a later release.
  */
-export default defineSource({
+export default declareSource({
   type: 'strapi',
   title: 'Strapi',
   category: 'business',
   authKind: 'apiKey',
   wizard: false,
   configKey: 'generic',
-  implemented: false,
   configSchema: Type.Object({}, { additionalProperties: true, default: {} }),
   capabilities: { incremental: false, dateRange: false, customQueries: false, performanceMetrics: false },
-  async check() {
-    throw notImplemented('strapi');
-  },
-  async discover() {
-    throw notImplemented('strapi');
-  },
-  // eslint-disable-next-line require-yield
-  async *read() {
-    throw notImplemented('strapi');
-  },
 });

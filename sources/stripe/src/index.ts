@@ -1,17 +1,16 @@
-import { defineSource, notImplemented, Type } from '@basin/sdk';
+import { declareSource, Type } from '@basin/sdk';
 
 const ENDPOINTS = ['customers', 'subscriptions', 'invoices', 'charges', 'payment_intents', 'products', 'prices', 'coupons', 'balance_transactions', 'events', 'payouts', 'refunds'];
 const DATE = '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])$';
 
 /** Stripe (SPEC: payments provider). Manifest only; the runtime comes in a later release. */
-export default defineSource({
+export default declareSource({
   type: 'stripe',
   title: 'Stripe',
   category: 'business',
   authKind: 'apiKey',
   wizard: true,
   configKey: 'typed',
-  implemented: false,
   configSchema: Type.Object(
     {
       secret_key_env: Type.String({ minLength: 1, default: 'STRIPE_SECRET_KEY', description: 'name of the environment variable holding the secret key' }),
@@ -24,14 +23,4 @@ export default defineSource({
   capabilities: { incremental: true, dateRange: true, customQueries: false, performanceMetrics: false },
   resources: ENDPOINTS.map((name) => ({ name, primaryKey: ['id'], cursorField: 'created' })),
   defaultResources: ENDPOINTS,
-  async check() {
-    throw notImplemented('stripe');
-  },
-  async discover() {
-    throw notImplemented('stripe');
-  },
-  // eslint-disable-next-line require-yield
-  async *read() {
-    throw notImplemented('stripe');
-  },
 });

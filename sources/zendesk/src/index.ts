@@ -1,4 +1,4 @@
-import { defineSource, notImplemented, Type } from '@basin/sdk';
+import { declareSource, Type } from '@basin/sdk';
 
 const RESOURCES = ['tickets', 'ticket_fields', 'ticket_events', 'ticket_metric_events'];
 const DEFAULTS = ['tickets', 'ticket_fields'];
@@ -8,14 +8,13 @@ const DEFAULTS = ['tickets', 'ticket_fields'];
  * ingestion function; `resources` picks what to load. Manifest only; the runtime comes in a later
  * release.
  */
-export default defineSource({
+export default declareSource({
   type: 'zendesk',
   title: 'Zendesk',
   category: 'crm',
   authKind: 'apiKey',
   wizard: true,
   configKey: 'generic',
-  implemented: false,
   configSchema: Type.Object(
     { resources: Type.Array(Type.Union(RESOURCES.map((r) => Type.Literal(r))), { default: DEFAULTS, minItems: 1, uniqueItems: true }) },
     { additionalProperties: true, default: {} },
@@ -23,14 +22,4 @@ export default defineSource({
   capabilities: { incremental: true, dateRange: true, customQueries: false, performanceMetrics: false },
   resources: RESOURCES.map((name) => ({ name })),
   defaultResources: DEFAULTS,
-  async check() {
-    throw notImplemented('zendesk');
-  },
-  async discover() {
-    throw notImplemented('zendesk');
-  },
-  // eslint-disable-next-line require-yield
-  async *read() {
-    throw notImplemented('zendesk');
-  },
 });
