@@ -300,3 +300,30 @@ test('PII findings lose sampled values before they leave Basin', async (t) => {
   assert.deepEqual(body.sources, ['customers']);
   assert.deepEqual(body.metadata, { table: 'people', findings: [{ column: 'email', kind: 'email' }] });
 });
+
+test('syncs not started by a schedule notify failures only; drift is sent under on_governance', async (t) => {
+  const rx = await startReceiver();
+  const b = await boot(`schedules:
+  - name: nightly
+    type: sync_only
+    cron: daily
+    sources: [orders]
+notifications:
+  webhooks:
+    - { name: ops, url: "${rx.url}/hook" }
+`);
+  t.after(async () => {
+    await b.app.close();
+    await rx.close();
+  });
+  await b.app.events.emit('sync_completed', { source: 'events', sync_id: 's1', rows: 9, tables: [], duration_seconds: 1, trigger: 'watcher', schedule: null } as never);
+  await b.app.events.emit('sync_failed', { source: 'events', sync_id: 's2', error: 'bad CSV header', trigger: 'watcher', schedule: null } as never);
+  // a scheduled sync's own failure event is left to the job-level notification
+  await b.app.events.emit('sync_failed', { source: 'orders', sync_id: 's3', error: 'x', trigger: 'schedule', schedule: 'nightly' } as never);
+  await b.app.events.emit('schema_drift_detected', { source: 'orders', table: 'orders', changes: [{ kind: 'column_removed', column: 'email' }] } as never);
+  await b.notifier.idle();
+  const bodies = rx.received.map((r) => r.body).sort((x, y) => x.event.localeCompare(y.event));
+  assert.deepEqual(bodies.map((x) => [x.event, x.schedule, x.sources]), [['schema_drift_detected', 'nightly', ['orders']], ['sync_failed', 'watcher', ['events']]]);
+  assert.equal(bodies[1].error, 'bad CSV header');
+  assert.deepEqual(bodies[0].metadata, { table: 'orders', changes: [{ kind: 'column_removed', column: 'email' }] });
+});
