@@ -178,7 +178,7 @@ export class LoadSession {
     if (f0.format === 'csv') Object.assign(opts, { header: true, skip: 0, quote: '"', escape: '"', ...(delim ? { delim } : {}) });
     if (f0.format === 'json') opts.format = jsonl ? 'newline_delimited' : 'auto';
     Object.assign(opts, f0.options ?? {});
-    opts.union_by_name = true;
+    if (files.length > 1) opts.union_by_name = true;
     // files a source names differently (e.g. project-relative) get their name through a CASE on the path
     const renamed = files.some((f) => f.sourceFile !== undefined && f.sourceFile !== f.path);
     opts.filename = renamed ? '_basin_file_path' : '_basin_source_file';
