@@ -63,7 +63,11 @@ export interface DbtArtifacts {
 export class ArtifactReader {
   private cache = new Map<string, { stamp: string; value: unknown; problem: string | null }>();
 
-  constructor(private readonly targetDir: string) {}
+  constructor(
+    private readonly targetDir: string,
+    /** told once per changed file that cannot be parsed */
+    private readonly onProblem: (message: string) => void = () => {},
+  ) {}
 
   private read<T>(file: string): { value: T | null; problem: string | null } {
     const full = path.join(this.targetDir, file);
@@ -83,6 +87,7 @@ export class ArtifactReader {
       value = JSON.parse(fs.readFileSync(full, 'utf8')) as T;
     } catch (e) {
       problem = `${file} could not be read: ${(e as Error).message}`;
+      this.onProblem(`dbt artifact ${full} is not valid JSON; the catalog ignores it until dbt rewrites it`);
     }
     this.cache.set(file, { stamp, value, problem });
     return { value, problem };

@@ -18,7 +18,7 @@ export default definePlugin({
     const catalog = new Catalog(
       ctx.resolve<Warehouse>('warehouse'),
       new CatalogStore(ctx.resolve<SqliteDb>('stateDb')),
-      new ArtifactReader(targetDir),
+      new ArtifactReader(targetDir, (m) => ctx.log.warn(m)),
       ctx.clock,
       () => ctx.tryResolve<GovernanceView>('governance'),
     );
