@@ -61,7 +61,13 @@ async function main(): Promise<void> {
   console.log(`rest_api benchmark: ${total.toLocaleString()} records, pages of ${PAGE} (${Math.round(bytes / 1048576)} MB of JSON)`);
   const rate = (n: number, ms: number) => Math.round(n / (ms / 1000));
   try {
+    // records per CPU-second of this process: a load-independent view on a shared machine
+    const cpuRate = (n: number, start: NodeJS.CpuUsage) => {
+      const u = process.cpuUsage(start);
+      return Math.round(n / ((u.user + u.system) / 1e6)).toLocaleString();
+    };
     // 1. baseline: fetch + JSON.parse page by page
+    let cpu = process.cpuUsage();
     let t = performance.now();
     let n = 0;
     for (let page = 1; ; page++) {
@@ -72,7 +78,7 @@ async function main(): Promise<void> {
     }
     const baseMs = performance.now() - t;
     if (n !== total) throw new Error(`baseline read ${n} records`);
-    console.log(`  baseline fetch+parse : ${(baseMs / 1000).toFixed(2)} s  ${rate(n, baseMs).toLocaleString()} records/s`);
+    console.log(`  baseline fetch+parse : ${(baseMs / 1000).toFixed(2)} s  ${rate(n, baseMs).toLocaleString()} records/s  (${cpuRate(n, cpu)} records/CPU-s)`);
 
     // 2. the rest_api source's read(): auth, pagination, selection, batching
     const { default: restApi } = await import('@basin/source-rest-api');
@@ -83,6 +89,7 @@ async function main(): Promise<void> {
       endpoints: [{ path: 'customers', params: { per_page: PAGE }, data_selector: 'data', paginator: { type: 'page_number', total_pages_path: 'meta.total_pages' } }],
     };
     const ctx = createTestContext(restApi, config, { name: 'bench_api', env: { BENCH_TOKEN: TOKEN } });
+    cpu = process.cpuUsage();
     t = performance.now();
     n = 0;
     let batches = 0;
@@ -94,7 +101,7 @@ async function main(): Promise<void> {
     }
     const readMs = performance.now() - t;
     if (n !== total) throw new Error(`read() yielded ${n} records`);
-    console.log(`  rest_api read()      : ${(readMs / 1000).toFixed(2)} s  ${rate(n, readMs).toLocaleString()} records/s  (${batches} batches; ${(readMs / baseMs).toFixed(2)}x baseline)`);
+    console.log(`  rest_api read()      : ${(readMs / 1000).toFixed(2)} s  ${rate(n, readMs).toLocaleString()} records/s  (${cpuRate(n, cpu)} records/CPU-s; ${batches} batches; ${(readMs / baseMs).toFixed(2)}x baseline)`);
 
     // 3. a full sync into DuckDB through the sync engine, when it is there
     if (withSync) await fullSync(url, total, baseMs);
@@ -134,11 +141,13 @@ async function fullSync(url: string, total: number, baseMs: number): Promise<voi
   const app = await bootApp(dir, { plugins: [sourcesPlugin, syncPlugin] });
   try {
     const engine = app.container.resolve<{ run(s: string, o?: object): Promise<{ status: string; rows: number; error: string | null }> }>('syncEngine');
+    const cpu = process.cpuUsage();
     const t = performance.now();
     const rec = await engine.run('bench_api', { trigger: 'cli' });
+    const used = process.cpuUsage(cpu);
     const ms = performance.now() - t;
     if (rec.status !== 'succeeded') throw new Error(`sync ${rec.status}: ${rec.error}`);
-    console.log(`  full sync (DuckDB)   : ${(ms / 1000).toFixed(2)} s  ${Math.round(rec.rows / (ms / 1000)).toLocaleString()} records/s  (${rec.rows.toLocaleString()} rows; ${(ms / baseMs).toFixed(2)}x baseline)`);
+    console.log(`  full sync (DuckDB)   : ${(ms / 1000).toFixed(2)} s  ${Math.round(rec.rows / (ms / 1000)).toLocaleString()} records/s  (${Math.round(rec.rows / ((used.user + used.system) / 1e6)).toLocaleString()} records/CPU-s; ${rec.rows.toLocaleString()} rows; ${(ms / baseMs).toFixed(2)}x baseline)`);
     if (rec.rows !== total) console.log(`  WARNING: loaded ${rec.rows} rows, expected ${total}`);
   } finally {
     await app.close();
