@@ -8,6 +8,12 @@ import type { SyncStore } from '../store.js';
 
 export const SourceParams = Type.Object({ source_name: Type.String({ pattern: '^[a-z0-9_]+$', maxLength: 200 }) });
 
+/** the part of the scheduler service this plugin reads (optional plugin) */
+interface SchedulerLike {
+  current(): { schedules: Array<{ name: string; type: string; cron: string; enabled?: boolean; sources?: string[] }> };
+  nextRun?(name: string): Date | null;
+}
+
 interface Extras {
   schedule(name: string): unknown;
   attention(): Promise<Set<string>>;
@@ -17,8 +23,18 @@ interface Extras {
 export function extras(ctx: PluginContext): Extras {
   return {
     schedule(name) {
-      const s = ctx.tryResolve<{ scheduleForSource?: (n: string) => unknown; forSource?: (n: string) => unknown }>('scheduler');
-      return s?.scheduleForSource?.(name) ?? s?.forSource?.(name) ?? null;
+      const s = ctx.tryResolve<SchedulerLike>('scheduler');
+      if (!s?.current) return null;
+      try {
+        const list = (s.current().schedules ?? []).filter((x) => x.enabled !== false && (x.type === 'sync' || x.type === 'sync_only') && (x.sources ?? []).includes(name));
+        if (!list.length) return null;
+        return {
+          schedules: list.map((x) => ({ name: x.name, cron: x.cron, next_run: s.nextRun?.(x.name)?.toISOString() ?? null })),
+          next_run: list.map((x) => s.nextRun?.(x.name)?.toISOString() ?? null).filter(Boolean).sort()[0] ?? null,
+        };
+      } catch {
+        return null;
+      }
     },
     async attention() {
       const g = ctx.tryResolve<{ attentionSources(): Promise<Set<string>> }>('governance');
