@@ -123,3 +123,14 @@ test('local_files: the config schema requires directory and defaults file_patter
   assert.equal(createTestContext(source, { directory: 'd' }).config.file_pattern, '*');
   assert.equal(source.wizard, true);
 });
+
+test('local_files: many files are all hashed and tracked (hashing is throttled, not skipped)', async () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 300; i++) files[`many/f${String(i).padStart(3, '0')}.csv`] = `x\n${i}\n`;
+  const dir = project(files);
+  const r = await read(dir, { directory: 'many' });
+  assert.equal(r.files.files!.length, 300);
+  const tracked = r.state.files!.files as Array<{ hash: string }>;
+  assert.equal(tracked.length, 300);
+  assert.ok(tracked.every((f) => /^[0-9a-f]{64}$/.test(f.hash)));
+});
