@@ -1,5 +1,6 @@
 export * from './types.js';
 export { resolveConfig } from './config.js';
+export { inferColumns } from './schema.js';
 export { declareSource, type SourceManifest } from './declare.js';
 export * from './files/index.js';
 export * from './rest/index.js';
