@@ -4,7 +4,8 @@ import { endpointName, paginatorSpec, RestApiConfig, validateRestApiConfig, type
 
 export { RestApiConfig, endpointName, validateRestApiConfig } from './config.js';
 
-function clientFor(ctx: SourceContext<RestApiConfig>): RestClient {
+/** `retries` overrides max_retries (check() answers quickly instead of backing off for a minute). */
+function clientFor(ctx: SourceContext<RestApiConfig>, retries = ctx.config.max_retries): RestClient {
   return new RestClient({
     baseUrl: ctx.config.base_url,
     auth: authSpec(ctx.config),
@@ -13,7 +14,7 @@ function clientFor(ctx: SourceContext<RestApiConfig>): RestClient {
     fetch: ctx.fetch,
     signal: ctx.signal,
     log: ctx.log,
-    retry: { retries: ctx.config.max_retries },
+    retry: { retries },
   });
 }
 
@@ -69,7 +70,7 @@ export default defineSource({
   validateConfig: validateRestApiConfig,
   async check(ctx) {
     try {
-      const client = clientFor(ctx);
+      const client = clientFor(ctx, Math.min(1, ctx.config.max_retries));
       const e = ctx.config.endpoints[0]!;
       const res = await client.get(e.path, e.params);
       return { ok: true, message: `${new URL(ctx.config.base_url).host} answered ${res.status} for ${e.path}.` };

@@ -97,6 +97,16 @@ describe('rest_api', () => {
     });
   });
 
+  test('check retries at most once and reports the failure instead of throwing', async () => {
+    api.flakyFailures = 10;
+    api.requests.length = 0;
+    const res = await source.check(ctxFor({ ...config, endpoints: [{ path: 'flaky' }] }));
+    assert.equal(res.ok, false);
+    assert.match(res.message!, /503 after 2 attempts/);
+    assert.equal(api.requests.length, 2);
+    api.flakyFailures = 0;
+  });
+
   test('cross-field rules: each auth_type names its missing settings; names must be unique', () => {
     const v = (c: Record<string, unknown>) => source.validateConfig!(createTestContext(source, c).config);
     assert.deepEqual(v({ base_url: baseUrl, endpoints: [{ path: 'a' }] }), [{ path: '/auth_token_env', message: 'auth_type bearer needs auth_token_env' }]);
