@@ -15,6 +15,9 @@ export interface GovernanceView {
   piiFindings?(f: { source?: string; table?: string }): Array<{ source: string; table: string; column: string; entity_type: string }>;
 }
 
+/** model detail profiles an unprofiled relation on the fly only below this size (else POST .../profile) */
+const AUTO_PROFILE_MAX_ROWS = 1_000_000;
+
 const overview = (n: CatalogNode, g: CatalogGraph) => ({
   id: n.id,
   name: n.name,
@@ -69,7 +72,7 @@ export class Catalog {
   async model(name: string) {
     const g = await this.graph();
     const n = this.find(g, name);
-    const profile = n.schema && n.relation ? this.store.profile(n.schema, n.relation) : null;
+    const profile = await this.profileForDetail(n);
     const brief = (id: string) => {
       const x = g.nodes.get(id)!;
       return { id, name: x.name, kind: x.kind, layer: x.layer };
@@ -87,6 +90,23 @@ export class Catalog {
       lineage: lineageOf(g, neighbourhood(g, n.id)),
       column_lineage: await this.columnLineage(g, n),
     };
+  }
+
+  /**
+   * Model detail shows profiling stats (SPEC "Catalog and monitoring objects"): the cached profile, or
+   * a fresh one computed once when none exists and the relation is small enough to scan on a request.
+   */
+  private async profileForDetail(n: CatalogNode): Promise<TableProfile | null> {
+    if (!n.schema || !n.relation) return null;
+    const cached = this.store.profile(n.schema, n.relation);
+    if (cached || !n.in_warehouse || (n.estimated_rows ?? 0) > AUTO_PROFILE_MAX_ROWS) return cached;
+    try {
+      const p = await profileTable(this.warehouse, n.schema, n.relation, this.clock.now());
+      if (p) this.store.saveProfile(p);
+      return p;
+    } catch {
+      return null; // e.g. a view whose upstream changed; the detail is still useful without stats
+    }
   }
 
   /** beyond SPEC: per output column, the upstream columns it reads (from the compiled SQL's parse tree) */

@@ -64,6 +64,10 @@ test('model detail: columns with descriptions and tests, raw and compiled SQL, d
   assert.equal(status, 200);
   assert.deepEqual(body.columns.map((c: any) => [c.name, c.type]), [['order_id', 'INTEGER'], ['customer_id', 'INTEGER'], ['amount', 'DOUBLE'], ['status', 'VARCHAR']]);
   assert.equal(body.columns[0].description, 'One row per order');
+  // profiling stats computed on first view and cached
+  const amount = body.columns.find((c: any) => c.name === 'amount').profile;
+  assert.deepEqual([amount.null_percentage, amount.distinct_count, amount.min, amount.max], [25, 3, '5.5', '100.25']);
+  assert.ok(body.profiled_at);
   assert.deepEqual(body.columns[0].tests.sort(), ['not_null', 'unique']);
   assert.match(body.raw_sql, /\{\{ source\('shop', 'orders'\) \}\}/);
   assert.match(body.compiled_sql, /"raw_shop"\."orders"/);
