@@ -1,6 +1,7 @@
 // Bulk CSV load: Basin's local_files sync vs DuckDB's own CREATE TABLE AS read_csv of the same file,
 // each in a fresh child process (so peak RSS is per load). Not a test.
 //   node --conditions=development --import tsx bench/sync-load.ts [rows=1000000] [rssRows=rows]
+//   node --conditions=development --import tsx bench/sync-load.ts --rss [rows=10000000]
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -47,6 +48,17 @@ function run(mode: string, csvDir: string): any {
 
 if (process.argv[2] === '--child') {
   await child(process.argv[3]!, process.argv[4]!);
+} else if (process.argv[2] === '--rss') {
+  // only the peak-RSS measurement of one Basin load of N rows
+  const n = Number(process.argv[3] ?? 10_000_000);
+  const rss = benchProject();
+  try {
+    writeCsv(path.join(rss.dataDir, 'data.csv'), n);
+    const big = run('basin', rss.dir);
+    console.log(`peak RSS of a ${n.toLocaleString()}-row Basin load (${mb(fs.statSync(path.join(rss.dataDir, 'data.csv')).size)} MB CSV): ${big.maxrss_mb} MB (target < 500 MB); load ${(big.ms / 1000).toFixed(2)} s`);
+  } finally {
+    fs.rmSync(path.dirname(rss.dir), { recursive: true, force: true });
+  }
 } else {
   const rows = Number(process.argv[2] ?? 1_000_000);
   const rssRows = Number(process.argv[3] ?? rows);

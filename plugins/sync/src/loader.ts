@@ -187,9 +187,7 @@ export class LoadSession {
       .map(([k, v]) => `${k}=${sqlValue(v)}`)
       .join(', ');
     const reader = f0.format === 'csv' ? 'read_csv' : f0.format === 'json' ? 'read_json' : 'read_parquet';
-    const fileCol = renamed
-      ? `, CASE _basin_file_path ${files.map((f) => `WHEN ${literal(f.path)} THEN ${literal(f.sourceFile ?? f.path)}`).join(' ')} END AS _basin_source_file`
-      : '';
+    const fileCol = renamed ? `, ${sourceFileExpr(files)} AS _basin_source_file` : '';
     const select = `SELECT *${renamed ? ' EXCLUDE (_basin_file_path)' : ''}, ${this.metaColumns()}${fileCol} FROM ${reader}(${list}, ${optSql})`;
     try {
       await this.loadSelect(r, select, files);
@@ -355,6 +353,17 @@ export class LoadSession {
       for (const n of names) await c.run(`DROP TABLE IF EXISTS ${ident(this.schema)}.${ident(n)}`);
     });
   }
+}
+
+/**
+ * The SQL giving each row's source-file name from DuckDB's file path column: a common prefix cut when
+ * every name is its path minus one prefix (local_files: project-relative), else a CASE over the paths.
+ */
+function sourceFileExpr(files: FileItem[]): string {
+  const prefixes = new Set(files.map((f) => (f.sourceFile !== undefined && f.path.endsWith(f.sourceFile) ? f.path.slice(0, f.path.length - f.sourceFile.length) : null)));
+  const [prefix] = [...prefixes];
+  if (prefixes.size === 1 && typeof prefix === 'string') return `substr(_basin_file_path, ${[...prefix].length + 1})`;
+  return `CASE _basin_file_path ${files.map((f) => `WHEN ${literal(f.path)} THEN ${literal(f.sourceFile ?? f.path)}`).join(' ')} END`;
 }
 
 export async function tableExists(c: Conn, schema: string, table: string): Promise<boolean> {

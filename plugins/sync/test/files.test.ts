@@ -34,6 +34,8 @@ describe('sync engine: file items through the real local_files source', () => {
       { id: 4, name: 'd', extra: null, f: 'c.jsonl' },
       { id: 5, name: 'e', extra: null, f: 'c.jsonl' },
     ]);
+    // local_files names files relative to the project
+    assert.deepEqual(await rows(t.app, 'SELECT DISTINCT _basin_source_file AS f FROM raw_files.files ORDER BY 1'), [{ f: 'data/in/a.csv' }, { f: 'data/in/b.csv' }, { f: 'data/in/c.jsonl' }]);
     // incremental: nothing changed -> nothing loaded
     assert.equal((await t.engine.run('files')).rows, 0);
     // modify one, delete one, add one
