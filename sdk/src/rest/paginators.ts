@@ -1,4 +1,4 @@
-import { SourceError } from '../types.js';
+import { SourceError, type SourceLogger } from '../types.js';
 import type { QueryValue, RestClient, RestResponse } from './client.js';
 import { getPath, selectRecords } from './select.js';
 
@@ -174,12 +174,24 @@ export interface PaginateOptions {
   maxPages?: number;
   /** request the next page while the caller handles the current one (default true) */
   prefetch?: boolean;
+  /** warned when auto-detection found no pagination but the only page looks cut at a page size */
+  log?: SourceLogger;
 }
 
 export interface Page {
   records: Record<string, unknown>[];
   response: RestResponse;
   index: number;
+}
+
+const SIZE_PARAMS = ['limit', 'per_page', 'perPage', 'page_size', 'pageSize', 'size', 'count', 'max_results', 'maxResults'];
+
+/** One page, no pagination detected, and exactly "page size" rows: probably more pages we cannot find. */
+function warnIfTruncated(path: string, n: number, opts: PaginateOptions): void {
+  const sizeParam = SIZE_PARAMS.find((p) => Number(opts.params?.[p]) === n);
+  if (n > 0 && (sizeParam || n === 100 || n === 1000)) {
+    opts.log?.warn(`${path}: one page of ${n} rows and no pagination found in the response; if there are more, set "paginator" (page_number, offset, cursor, link_header, next_url).`, { path, rows: n });
+  }
 }
 
 /**
@@ -208,6 +220,7 @@ export async function* paginate(client: RestClient, path: string, opts: Paginate
     const response = await pending;
     const records = selectRecords(response.body, opts.dataSelector);
     req = paginator.next(response, records, req);
+    if (!req && index === 0 && !('first' in spec) && spec.type === 'auto') warnIfTruncated(path, records.length, opts);
     pending = null;
     if (req && prefetch) pending = send(req);
     yield { records, response, index };

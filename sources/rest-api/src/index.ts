@@ -44,6 +44,7 @@ async function* readEndpoint(ctx: SourceContext<RestApiConfig>, client: RestClie
     params: { ...e.params, ...cursor?.params() },
     paginator: paginatorSpec(e.paginator ?? ctx.config.paginator),
     dataSelector: e.data_selector ?? ctx.config.data_selector,
+    log: ctx.log,
   });
   async function* records() {
     for await (const p of pages) yield cursor ? cursor.filter(p.records) : p.records;

@@ -65,6 +65,8 @@ export class FakeApi {
         const next = start + 10 < this.events.length ? String(start + 10) : null;
         return this.send(res, 200, { items: this.events.slice(start, start + 10), next_cursor: next });
       }
+      case '/v1/plain': // an offset API that says nothing about pages
+        return this.send(res, 200, this.users.slice(Number(q.get('offset') ?? 0)).slice(0, Number(q.get('limit') ?? 10)));
       case '/v1/flaky':
         if (this.flakyFailures > 0) {
           this.flakyFailures--;

@@ -97,6 +97,16 @@ describe('rest_api', () => {
     });
   });
 
+  test('auto pagination that finds nothing warns when the one page looks cut at the page size', async () => {
+    const ctx = ctxFor({ ...config, endpoints: [{ path: 'plain', params: { limit: 10 } }] });
+    const r = await collectRead(source, ctx, [{ name: 'plain' }]);
+    assert.equal(r.records.plain!.length, 10);
+    assert.ok(ctx.logs.some((l) => l.level === 'warn' && /set "paginator"/.test(l.msg)), JSON.stringify(ctx.logs));
+    // with the right paginator every row comes
+    const all = await collectRead(source, ctxFor({ ...config, endpoints: [{ path: 'plain', paginator: { type: 'offset', limit: 10 } }] }), [{ name: 'plain' }]);
+    assert.equal(all.records.plain!.length, api.users.length);
+  });
+
   test('check retries at most once and reports the failure instead of throwing', async () => {
     api.flakyFailures = 10;
     api.requests.length = 0;
