@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import readline from 'node:readline/promises';
+import readline from 'node:readline';
 import { isMap, isSeq, parse as parseYaml, parseDocument, YAMLSeq } from 'yaml';
 import { checkAgainstSchema, CliExit, EXIT, validateProject, writeFileAtomic, type CliContext, formatIssue } from '@basin/core';
 import { loadSourceRegistry, addProjectSources, SOURCE_NAME } from '@basin/plugin-sources';
@@ -36,7 +36,22 @@ interface Answers {
 }
 
 async function wizard(cli: CliContext, defs: SourceDefinition[], preset: Partial<Answers>): Promise<Answers> {
-  const rl = readline.createInterface({ input: process.stdin, output: cli.stdout as NodeJS.WritableStream });
+  const rl = readline.createInterface({ input: process.stdin, terminal: false });
+  // a line queue rather than rl.question: piped answers arriving before a prompt must not be lost
+  const lines: string[] = [];
+  const waiters: Array<(l: string | null) => void> = [];
+  let ended = false;
+  rl.on('line', (l) => (waiters.length ? waiters.shift()!(l) : lines.push(l)));
+  rl.on('close', () => {
+    ended = true;
+    while (waiters.length) waiters.shift()!(null);
+  });
+  const question = async (prompt: string): Promise<string> => {
+    cli.stdout.write(prompt);
+    const l = lines.length ? lines.shift()! : ended ? null : await new Promise<string | null>((r) => waiters.push(r));
+    if (l === null) throw new CliExit(EXIT.config, '\nbasin source add: input ended before the wizard finished; nothing was written.');
+    return l;
+  };
   const out = (s: string) => cli.stdout.write(`${s}\n`);
   try {
     let type = preset.type;
@@ -44,20 +59,21 @@ async function wizard(cli: CliContext, defs: SourceDefinition[], preset: Partial
     while (!type || !defs.some((d) => d.type === type)) {
       out('Source types:');
       choices.forEach((d, i) => out(`  ${String(i + 1).padStart(2)}. ${d.type} (${d.category})${d.title ? ` - ${d.title}` : ''}`));
-      const a = (await rl.question('Type (number or key): ')).trim();
+      const a = (await question('Type (number or key): ')).trim();
       type = /^\d+$/.test(a) ? choices[Number(a) - 1]?.type : a;
     }
     let name = preset.name;
-    while (!name || !new RegExp(SOURCE_NAME).test(name)) name = (await rl.question('Source name (lowercase letters, digits, _): ')).trim();
+    while (!name || !new RegExp(SOURCE_NAME).test(name)) name = (await question('Source name (lowercase letters, digits, _): ')).trim();
     const def = defs.find((d) => d.type === type)!;
     const props = ((def.configSchema as any).properties ?? {}) as Record<string, any>;
-    const required = new Set<string>((def.configSchema as any).required ?? []);
+    // a field with a default is optional to the user even when the schema lists it as required
+    const required = new Set<string>(((def.configSchema as any).required ?? []).filter((k: string) => props[k]?.default === undefined));
     const block: Record<string, unknown> = { ...(preset.block ?? {}) };
     for (const [key, p] of Object.entries(props)) {
       if (key in block) continue;
       const hint = [p.description, p.default !== undefined ? `default ${JSON.stringify(p.default)}` : null, required.has(key) ? 'required' : 'optional'].filter(Boolean).join('; ');
       for (;;) {
-        const a = (await rl.question(`${key} (${hint}): `)).trim();
+        const a = (await question(`${key} (${hint}): `)).trim();
         if (!a) {
           if (required.has(key)) continue;
           break;
@@ -66,7 +82,7 @@ async function wizard(cli: CliContext, defs: SourceDefinition[], preset: Partial
         break;
       }
     }
-    const description = preset.description ?? ((await rl.question('Description (optional): ')).trim() || undefined);
+    const description = preset.description ?? ((await question('Description (optional): ')).trim() || undefined);
     return { name, type: type!, block, description };
   } finally {
     rl.close();
