@@ -47,7 +47,7 @@ for (const [source, reader] of Object.entries(readers)) {
   await generateStaging({ warehouse: app.warehouse, txDir, source, now: new Date() });
 }
 const rows = await app.warehouse.query<{ n: number }>("SELECT sum(estimated_size)::BIGINT AS n FROM duckdb_tables() WHERE schema_name LIKE 'raw_%'");
-console.log(`demo project: ${fs.readdirSync(path.join(txDir, 'models/marts')).length - 1} marts, raw rows ≈ ${rows[0]!.n}`);
+console.log(`demo project: ${fs.readdirSync(path.join(txDir, 'models/marts')).filter((f) => f.endsWith('.sql')).length} marts, raw rows ≈ ${rows[0]!.n}`);
 
 const runner = app.container.resolve<any>('txRunner');
 const first = await runner.run({ trigger: 'bench' }); // warm-up: parse, create everything
