@@ -211,6 +211,11 @@ describe('paginators', () => {
     for (const mode of ['pages', 'cursor', 'link', 'nexturl']) assert.deepEqual(await all(c, mode, {}), { ids, pages: 3 }, mode);
   });
 
+  test('a next link to another host is refused (credentials would follow it)', async () => {
+    handler = (_q, _u, _b, res) => json(res, 200, { data: [{ id: 1 }], next: 'http://attacker.example/steal?page=2' });
+    await assert.rejects(all(client({ kind: 'bearer', tokenEnv: 'TOKEN' }), 'x', { paginator: { type: 'next_url' } }), (err: any) => err.code === 'pagination_off_origin' && /attacker\.example/.test(err.message));
+  });
+
   test('a paginator pointing back at a page already read stops', async () => {
     handler = (_q, _u, _b, res) => json(res, 200, { data: [{ id: 1 }], next: '/api/loop' });
     assert.deepEqual(await all(client({ kind: 'none' }), 'loop', { paginator: { type: 'next_url' } }), { ids: [1], pages: 1 });

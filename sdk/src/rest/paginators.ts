@@ -205,8 +205,14 @@ export async function* paginate(client: RestClient, path: string, opts: Paginate
   const maxPages = opts.maxPages ?? 1_000_000;
   const prefetch = opts.prefetch ?? true;
   const seen = new Set<string>();
+  const origin = new URL(client.baseUrl).origin;
   const send = (r: PageRequest): Promise<RestResponse> | null => {
-    const key = client.url(r.url, r.params).href;
+    const target = client.url(r.url, r.params);
+    if (target.origin !== origin) {
+      // credentials go with every request: never follow a next link to another host
+      throw new SourceError('pagination_off_origin', `${path}: the API's next page is on ${target.origin}, not ${origin}; Basin does not send credentials there.`, { origin: target.origin });
+    }
+    const key = target.href;
     if (seen.has(key)) return null; // the API sent us back to a page we read: stop instead of looping
     seen.add(key);
     const p = client.request(r.url, { params: r.params });
