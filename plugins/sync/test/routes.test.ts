@@ -96,6 +96,9 @@ describe('sources and sync HTTP API', () => {
     assert.equal(res.statusCode, 422);
     res = await inject({ method: 'POST', url: '/api/sources/nope/sync', headers: XHR, payload: {} });
     assert.equal(res.statusCode, 404);
+    res = await inject({ method: 'POST', url: '/api/sources/files/sync', headers: XHR });
+    assert.equal(res.statusCode, 202, `no body: ${res.body}`);
+    await t.engine.wait(res.json().id);
     res = await inject({ method: 'POST', url: '/api/sources/shop/sync', headers: XHR, payload: { start_date: '2026-01-01', end_date: '2026-01-31' } });
     assert.equal(res.statusCode, 202, res.body);
     const id = res.json().id;

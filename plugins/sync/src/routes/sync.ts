@@ -26,7 +26,14 @@ function checkDates(start?: string, end?: string): void {
 export function registerSyncRoutes(ctx: PluginContext, engine: SyncEngineImpl): void {
   ctx.routes.post(
     '/api/sources/:source_name/sync',
-    { permission: 'source.sync', schema: { params: SourceParams, body: SyncBody, summary: 'Start a sync of one source (202 with the sync record)' } },
+    {
+      permission: 'source.sync',
+      schema: { params: SourceParams, body: SyncBody, summary: 'Start a sync of one source (202 with the sync record)' },
+      // every field has a default, so an empty request is a plain sync
+      preValidation: async (req) => {
+        if (req.body === undefined || req.body === null) req.body = {};
+      },
+    },
     async (req, reply) => {
       const body = (req.body ?? {}) as { full_refresh?: boolean; start_date?: string; end_date?: string };
       checkDates(body.start_date, body.end_date);
