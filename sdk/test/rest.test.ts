@@ -152,6 +152,17 @@ describe('retries', () => {
     await assert.rejects(new RestClient({ baseUrl: 'http://127.0.0.1:1/', sleep: fastSleep, retry: { retries: 1 } }).get('x'), (err: any) => err.code === 'upstream_unreachable');
   });
 
+  test('same-origin redirects are followed with credentials; redirects to another host are refused', async () => {
+    handler = (req, url, _b, res) => {
+      if (url.pathname === '/api/old') return void res.writeHead(301, { location: '/api/new?x=1' }).end();
+      if (url.pathname === '/api/away') return void res.writeHead(302, { location: 'http://other.example/api/new' }).end();
+      json(res, 200, { path: url.pathname, x: url.searchParams.get('x'), key: req.headers['x-api-key'] ?? null });
+    };
+    const c = client({ kind: 'api_key', name: 'X-Api-Key', location: 'header', keyEnv: 'KEY' });
+    assert.deepEqual((await c.get('old')).body, { path: '/api/new', x: '1', key: 'key-secret-456' });
+    await assert.rejects(c.get('away'), (err: any) => err.code === 'redirect_off_origin' && /other\.example/.test(err.message));
+  });
+
   test('a 4xx other than 401/403/429 fails at once; non-JSON answers are named', async () => {
     let n = 0;
     handler = (_q, _u, _b, res) => (n++, json(res, 404, { error: 'no such endpoint' }));

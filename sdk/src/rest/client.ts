@@ -86,10 +86,13 @@ export class RestClient {
   }
 
   async request<T = unknown>(pathOrUrl: string, req: RestRequest = {}): Promise<RestResponse<T>> {
-    const method = req.method ?? 'GET';
+    let method = req.method ?? 'GET';
     let refreshed = false;
+    let target = pathOrUrl;
+    let params = req.params;
+    let redirects = 0;
     for (let attempt = 0; ; attempt++) {
-      const url = this.url(pathOrUrl, req.params);
+      const url = this.url(target, params);
       const headers = new Headers({ accept: 'application/json', ...this.opts.headers, ...req.headers });
       if (req.json !== undefined) headers.set('content-type', 'application/json');
       await this.auth.apply(url, headers);
@@ -98,7 +101,8 @@ export class RestClient {
       let text: string;
       try {
         const signal = this.opts.timeoutMs === 0 ? this.opts.signal : anySignal(this.opts.signal, AbortSignal.timeout(this.opts.timeoutMs ?? 60_000));
-        res = await this.fetchImpl(url, { method, headers, body: req.json !== undefined ? JSON.stringify(req.json) : undefined, signal });
+        // redirects are followed here, and only on the same origin: credentials go with every request
+        res = await this.fetchImpl(url, { method, headers, body: req.json !== undefined && method !== 'GET' ? JSON.stringify(req.json) : undefined, signal, redirect: 'manual' });
         text = await res.text();
       } catch (err) {
         if (this.opts.signal?.aborted) throw err;
@@ -108,6 +112,19 @@ export class RestClient {
         const delay = backoffDelay(this.policy, attempt);
         this.opts.log?.warn(`${method} ${shown} failed (${this.auth.redact(errorText(err))}); retrying in ${delay} ms`, { attempt: attempt + 1 });
         await this.wait(delay, this.opts.signal);
+        continue;
+      }
+      const location = res.status >= 300 && res.status < 400 ? res.headers.get('location') : null;
+      if (location) {
+        const next = new URL(location, url);
+        if (next.origin !== url.origin) {
+          throw new SourceError('redirect_off_origin', `${method} ${shown} redirects to ${next.origin}; Basin does not send credentials to another host. Use that host in base_url if it is right.`, { url: shown, origin: next.origin });
+        }
+        if (++redirects > 5) throw new SourceError('too_many_redirects', `${method} ${shown}: more than 5 redirects.`, { url: shown });
+        if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === 'POST')) method = 'GET';
+        target = next.href;
+        params = undefined;
+        attempt--;
         continue;
       }
       if (res.status === 401 && !refreshed && this.auth.invalidate()) {
