@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, test } from 'node:test';
 import { Kind, type TObject } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
@@ -73,7 +75,9 @@ function assertNoLeak(revealed: Set<string>, text: string, where: string): void 
  */
 export function runSourceContract(source: SourceDefinition, config: unknown, opts: ContractOptions = {}): void {
   const maxBatch = opts.maxBatch ?? 100_000;
-  const ctxFor = (extra: Partial<TestContextOptions> = {}) => createTestContext(source, config, { ...opts, ...extra });
+  // one project directory for every read of this run (state must refer to the same files)
+  const projectDir = opts.projectDir ?? fs.mkdtempSync(path.join(os.tmpdir(), `basin-contract-${source.type}-`));
+  const ctxFor = (extra: Partial<TestContextOptions> = {}) => createTestContext(source, config, { ...opts, projectDir, ...extra });
   let resources: ResourceSpec[] | null = null;
   async function selected(): Promise<ResourceSpec[]> {
     if (resources) return resources;
@@ -117,7 +121,7 @@ export function runSourceContract(source: SourceDefinition, config: unknown, opt
 
     if (opts.failingConfig !== undefined) {
       test('check: answers ok=false with a message for a bad config', async () => {
-        const ctx = createTestContext(source, opts.failingConfig, opts);
+        const ctx = createTestContext(source, opts.failingConfig, { ...opts, projectDir });
         const res = await source.check(ctx);
         assert.equal(res.ok, false);
         assert.ok(res.message && res.message.length > 0, 'a failing check explains why');
