@@ -31,3 +31,55 @@ test('views that name the warehouse catalog (as dbt-duckdb writes them) still wo
     await w.close();
   }
 });
+
+async function servingRows(w: Warehouse, sql: string): Promise<unknown[]> {
+  const r = await Warehouse.openReadOnly(w.servingPath);
+  const c = await r.connect();
+  try {
+    return (await c.runAndReadAll(sql)).getRowObjectsJson();
+  } finally {
+    c.closeSync();
+    r.closeSync();
+  }
+}
+
+test('the serving copy is a byte copy after a checkpoint and holds every committed write, even with a reader mid-transaction', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'basin-serving-'));
+  const w = new Warehouse({ dbPath: path.join(dir, 'warehouse.db'), servingPath: path.join(dir, 'serving.db') });
+  await w.open();
+  try {
+    await w.write((c) => c.run('CREATE TABLE t AS SELECT range AS a FROM range(50000)'));
+    // a reader holding a transaction open must neither block the publish nor see it change
+    await w.read(async (reader) => {
+      await reader.run('BEGIN');
+      await reader.runAndReadAll('SELECT count(*) FROM t');
+      await w.write((c) => c.run('INSERT INTO t SELECT range FROM range(7)'));
+      await w.publishServingCopy();
+      assert.deepEqual((await reader.runAndReadAll('SELECT count(*)::INT AS n FROM t')).getRowObjectsJson(), [{ n: 50000 }]);
+      await reader.run('COMMIT');
+    });
+    assert.equal(w.lastPublishMode, 'file_copy');
+    assert.deepEqual(await servingRows(w, 'SELECT count(*)::INT AS n FROM t'), [{ n: 50007 }]);
+  } finally {
+    await w.close();
+  }
+});
+
+test('when the checkpoint leaves a WAL behind, the serving copy falls back to a logical copy with the same contents', async () => {
+  class WalNotEmpty extends Warehouse {
+    protected override walBytes(): number {
+      return 1;
+    }
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'basin-serving-'));
+  const w = new WalNotEmpty({ dbPath: path.join(dir, 'warehouse.db'), servingPath: path.join(dir, 'serving.db') });
+  await w.open();
+  try {
+    await w.write((c) => c.run(`CREATE SCHEMA s; CREATE TABLE s.t AS SELECT range AS a FROM range(1000); CREATE VIEW s.v AS SELECT sum(a)::BIGINT AS total FROM "warehouse"."s"."t"`));
+    await w.publishServingCopy();
+    assert.equal(w.lastPublishMode, 'logical_copy');
+    assert.deepEqual(await servingRows(w, 'SELECT total FROM s.v'), [{ total: '499500' }]);
+  } finally {
+    await w.close();
+  }
+});

@@ -47,6 +47,8 @@ export class Warehouse {
   private closedUntil: Promise<void> | null = null;
   private publishing: Promise<void> | null = null;
   private servingPublishedAt: Date | null = null;
+  /** how the last serving copy was made: a byte copy after a checkpoint, or a logical COPY FROM DATABASE */
+  lastPublishMode: 'file_copy' | 'logical_copy' | null = null;
 
   constructor(readonly opts: WarehouseOptions) {}
 
@@ -161,21 +163,35 @@ export class Warehouse {
       fs.rmSync(tmp, { force: true });
       fs.rmSync(`${tmp}.wal`, { force: true });
       const cur = (await c.runAndReadAll('SELECT current_database() AS db')).getRowObjectsJson()[0]!.db as string;
+      // Fast path: inside the write queue nothing else writes, so after a checkpoint that empties
+      // the WAL the database file is complete and a byte copy of it is a consistent snapshot.
+      await c.run('CHECKPOINT');
+      const byteCopy = this.walBytes() === 0;
+      if (byteCopy) fs.copyFileSync(this.opts.dbPath, tmp);
       await c.run(`ATTACH ${literal(tmp)} AS basin_serving_tmp`);
       try {
-        await c.run(`COPY FROM DATABASE ${ident(cur)} TO basin_serving_tmp`);
+        // slow path (a reader's open transaction kept the checkpoint from finishing): logical copy
+        if (!byteCopy) await c.run(`COPY FROM DATABASE ${ident(cur)} TO basin_serving_tmp`);
         await unqualifyViews(c, cur, 'basin_serving_tmp');
       } finally {
         await c.run(`USE ${ident(cur)}`);
         await c.run('DETACH basin_serving_tmp');
       }
       fs.renameSync(tmp, target);
+      this.lastPublishMode = byteCopy ? 'file_copy' : 'logical_copy';
       this.servingPublishedAt = new Date();
     }).finally(() => {
       this.publishing = null;
       fs.rmSync(tmp, { force: true });
     });
     return this.publishing;
+  }
+
+
+  /** bytes left in the write-ahead log (0 after a complete checkpoint) */
+  protected walBytes(): number {
+    const wal = `${this.opts.dbPath}.wal`;
+    return fs.existsSync(wal) ? fs.statSync(wal).size : 0;
   }
 
   /** Opens the serving copy read-only with external access off (for query, BI, notebooks). */
