@@ -24,6 +24,8 @@ export interface EngineDeps {
   events: EventBus;
   clock: Clock;
   log: Logger;
+  /** DuckDB memory limit while a load statement runs (sync.load_memory_limit_mb); null = DuckDB's own */
+  loadMemoryLimitMb?: number | null;
 }
 
 const iso = (d: Date) => d.toISOString();
@@ -193,7 +195,7 @@ export class SyncEngineImpl implements SyncEngine {
           record.rows = totalRows;
           opts.onProgress?.({ resource, rows, totalRows });
         },
-      });
+      }, this.d.loadMemoryLimitMb ?? null);
       const states = new Map<string, Record<string, unknown>>();
       for await (const item of def.read(ctx, resources, state)) {
         if (controller.signal.aborted) throw new SourceError('cancelled', 'the sync was cancelled');

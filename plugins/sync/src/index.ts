@@ -24,16 +24,34 @@ export { maskConfig, rawSchema } from './source-config.js';
 /** project.yml `uploads:` (beyond SPEC, which leaves the upload size open) */
 export const UploadsSchema = Type.Object({ max_file_mb: Type.Integer({ minimum: 1, maximum: 102400, default: 500 }) }, { additionalProperties: false, default: {} });
 
+/** project.yml `sync:` (beyond SPEC) */
+export const SyncSectionSchema = Type.Object(
+  { load_memory_limit_mb: Type.Union([Type.Integer({ minimum: 64 }), Type.Null()], { default: 256, description: 'DuckDB memory limit while loading (spills beyond it); null = no limit' }) },
+  { additionalProperties: false, default: {} },
+);
+
 export default definePlugin({
   name: 'sync',
   dependsOn: ['sources'],
   optionalDependsOn: ['auth'],
-  configSections: [{ section: 'uploads', schema: UploadsSchema }],
+  configSections: [
+    { section: 'uploads', schema: UploadsSchema },
+    { section: 'sync', schema: SyncSectionSchema },
+  ],
   commands: registerSyncCommands,
   async register(ctx: PluginContext) {
     const registry = ctx.resolve<SourceRegistry>('sourceRegistry');
     const store = new SyncStore(ctx.resolve('stateDb'));
-    const engine = new SyncEngineImpl({ config: ctx.config, registry, warehouse: ctx.resolve('warehouse'), store, events: ctx.events, clock: ctx.clock, log: ctx.log });
+    const engine = new SyncEngineImpl({
+      config: ctx.config,
+      registry,
+      warehouse: ctx.resolve('warehouse'),
+      store,
+      events: ctx.events,
+      clock: ctx.clock,
+      log: ctx.log,
+      loadMemoryLimitMb: ctx.config.section<{ load_memory_limit_mb?: number | null } | undefined>('sync')?.load_memory_limit_mb === null ? null : (ctx.config.section<{ load_memory_limit_mb?: number }>('sync')?.load_memory_limit_mb ?? 256),
+    });
     await engine.recover();
     const watcher = new FileWatcher(ctx.config, registry, engine, ctx.log);
 

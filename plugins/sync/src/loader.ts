@@ -80,6 +80,7 @@ export class LoadSession {
     private readonly specs: ResourceSpec[],
     private readonly signal: AbortSignal,
     private readonly hooks: LoadHooks,
+    private readonly loadMemoryLimitMb: number | null = null,
   ) {
     this.schema = rawSchema(source);
     this.suffix = syncId.replace(/[^a-zA-Z0-9]/g, '').slice(0, 12);
@@ -221,15 +222,25 @@ export class LoadSession {
     return `CAST(${literal(this.loadedAt.toISOString())} AS TIMESTAMP) AS _basin_loaded_at, ${literal(this.syncId)} AS _basin_sync_id`;
   }
 
-  /** runs on the write queue; the connection is kept so a cancel can interrupt the statement */
+  /**
+   * Runs on the write queue; the connection is kept so a cancel can interrupt the statement. While a
+   * load statement runs, DuckDB's memory limit is lowered to `loadMemoryLimitMb` (it spills to disk
+   * instead), so a 10M-row file does not grow the server by gigabytes; the previous limit is restored.
+   */
   private write<T>(fn: (c: Conn) => Promise<T>): Promise<T> {
     if (this.signal.aborted) return Promise.reject(new SourceError('cancelled', 'the sync was cancelled'));
     return this.warehouse.write(async (c) => {
       this.conn = c;
+      let previous: string | null = null;
       try {
+        if (this.loadMemoryLimitMb) {
+          previous = String((await c.runAndReadAll("SELECT current_setting('memory_limit')")).getRows()[0]![0]);
+          await c.run(`SET memory_limit = ${literal(`${this.loadMemoryLimitMb}MB`)}`);
+        }
         return await fn(c);
       } finally {
         this.conn = null;
+        if (previous !== null) await c.run(`SET memory_limit = ${literal(previous)}`).catch(() => undefined);
       }
     });
   }

@@ -26,6 +26,9 @@ describe('sync engine: loading records', () => {
     const hist = t.engine.get(rec.id)!;
     assert.equal(hist.status, 'succeeded');
     assert.equal(hist.trigger, 'cli');
+    // the lowered load memory limit is not left on the warehouse
+    const mem = await rows(t.app, "SELECT current_setting('memory_limit') AS m");
+    assert.doesNotMatch(String(mem[0]!.m), /^(256|244)/);
     // no staging table is left behind
     const stg = await rows(t.app, "SELECT count(*)::INT AS n FROM duckdb_tables() WHERE table_name LIKE '_basin_staging%'");
     assert.equal(stg[0]!.n, 0);
