@@ -32,7 +32,6 @@ export default definePlugin({
         syncEngine: () => ctx.tryResolve<SyncEngine>('syncEngine'),
         txRunner: () => ctx.tryResolve<TxRunner>('txRunner'),
         attentionSources: async () => (await ctx.tryResolve<Governance>('governance')?.attentionSources()) ?? new Set<string>(),
-        autoTx: () => ctx.config.platform.auto_tx && ctx.container.hasRegistration('txAutoRun'),
       },
     });
     ctx.provide('scheduler', asValue(scheduler));

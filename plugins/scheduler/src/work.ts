@@ -8,8 +8,6 @@ export interface WorkDeps {
   txRunner: () => TxRunner | undefined;
   /** sources with a governance attention flag (their models are skipped), when governance is installed */
   attentionSources: () => Promise<Set<string>>;
-  /** true when the transform plugin already runs dbt after every sync (platform.auto_tx) */
-  autoTx: () => boolean;
 }
 export interface WorkContext {
   schedule: Schedule;
@@ -82,20 +80,17 @@ async function runSyncs(deps: WorkDeps, ctx: WorkContext, thenTx: boolean): Prom
     }
   }
   throwIfAborted(ctx.signal);
+  // the transform plugin's post-sync auto run skips schedule-triggered syncs, so a `sync` schedule runs
+  // dbt itself (once, after all its sources) and a `sync_only` schedule runs none
   if (thenTx && failed.length < sources.length) {
-    if (deps.autoTx()) {
-      // the transform plugin's post-sync run (coalesced) covers these sources; a second run would repeat it
-      ctx.log('transformations: left to the post-sync auto run (platform.auto_tx is on)\n');
-    } else {
-      let flagged = new Set<string>();
-      try {
-        flagged = await deps.attentionSources();
-      } catch (e) {
-        ctx.log(`could not read attention flags (${(e as Error).message}); running every model\n`);
-      }
-      const tx = await runTx(deps, ctx, ['run'], [...new Set([...failed, ...flagged])].sort());
-      if (tx.error) problems.push(`transformations: ${tx.error}`);
+    let flagged = new Set<string>();
+    try {
+      flagged = await deps.attentionSources();
+    } catch (e) {
+      ctx.log(`could not read attention flags (${(e as Error).message}); running every model\n`);
     }
+    const tx = await runTx(deps, ctx, ['run'], [...new Set([...failed, ...flagged])].sort());
+    if (tx.error) problems.push(`transformations: ${tx.error}`);
   }
   return { rows, error: problems.length ? problems.join('; ') : null };
 }

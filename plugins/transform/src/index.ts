@@ -19,6 +19,7 @@ export { TX_REQUIREMENTS, ensureVenv, locateVenv, dbtExecutable, pythonExecutabl
 interface SyncCompleted {
   source: string;
   sync_id?: string;
+  trigger?: string;
   schedule?: string | null;
 }
 interface Governance {
@@ -84,7 +85,8 @@ export default definePlugin({
       const notes = stagingNotes(report);
       for (const n of notes) ctx.log.warn(n);
       if (report.created.length) ctx.log.info({ source: p.source, models: report.created }, 'staging models generated');
-      if (config.platform.auto_tx) autoRun.request(p.source, { schedule: p.schedule ?? null, notes });
+      // a scheduled sync belongs to its schedule: a `sync` schedule runs dbt itself, a `sync_only` one must not
+      if (config.platform.auto_tx && p.trigger !== 'schedule') autoRun.request(p.source, { schedule: p.schedule ?? null, notes });
     });
 
     registerRoutes(ctx, { runner, history, staging, txDir: () => txDir });
