@@ -258,7 +258,7 @@ export class LoadSession {
         for (const col of incoming) {
           const have = r.columns.get(col.column_name);
           if (have === undefined) await c.run(`ALTER TABLE ${tbl} ADD COLUMN ${ident(col.column_name)} ${col.column_type}`);
-          else if (have !== col.column_type) await c.run(`ALTER TABLE ${tbl} ALTER COLUMN ${ident(col.column_name)} TYPE ${widen(have, col.column_type)}`);
+          else if (have !== col.column_type && widen(have, col.column_type) !== have) await c.run(`ALTER TABLE ${tbl} ALTER COLUMN ${ident(col.column_name)} TYPE ${widen(have, col.column_type)}`);
         }
         count = Number((await c.runAndReadAll(`INSERT INTO ${tbl} BY NAME ${select}`)).getRows()[0]?.[0] ?? 0);
       }
@@ -330,7 +330,7 @@ export class LoadSession {
         for (const [col, type] of r.columns) {
           const was = have.get(col);
           if (was === undefined) await c.run(`ALTER TABLE ${target} ADD COLUMN ${ident(col)} ${type}`);
-          else if (was !== type) await c.run(`ALTER TABLE ${target} ALTER COLUMN ${ident(col)} TYPE ${widen(was, type)}`);
+          else if (was !== type && widen(was, type) !== was) await c.run(`ALTER TABLE ${target} ALTER COLUMN ${ident(col)} TYPE ${widen(was, type)}`);
         }
       }
       if (r.forget.size && have.has('_basin_source_file')) {
