@@ -86,6 +86,8 @@ const MIGRATIONS = [
   CREATE TRIGGER auth_audit_no_update BEFORE UPDATE ON auth_audit BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
   CREATE TRIGGER auth_audit_no_delete BEFORE DELETE ON auth_audit BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
   `,
+  // a TOTP code is accepted once: the last time step used is remembered (RFC 6238 §5.2)
+  `ALTER TABLE auth_users ADD COLUMN totp_last_step INTEGER;`,
 ];
 
 export function openAuthDb(file: string): SqliteDb {

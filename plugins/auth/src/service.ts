@@ -130,7 +130,7 @@ export class AuthService {
   verifySecondFactor(session: SessionRow, code: string, ip: string | null, userAgent?: string): LoginResult {
     const user = this.users.byId(session.user_id);
     if (!user || user.status !== 'active' || !user.totp_enabled || !user.totp_secret_enc) throw errors.notAuthenticated();
-    const ok = /^\d{6}$/.test(code.trim()) ? this.twoFactor.checkCode(user.totp_secret_enc, code.trim()) : this.twoFactor.useRecoveryCode(user.id, code);
+    const ok = /^\d{6}$/.test(code.trim()) ? this.twoFactor.useCode(user.id, user.totp_secret_enc, code.trim()) : this.twoFactor.useRecoveryCode(user.id, code);
     if (!ok) {
       this.audit.record({ actor: user, action: '2fa.verify', ip, outcome: 'failure' });
       throw new BasinError(401, 'invalid_code', 'The code is not valid.');

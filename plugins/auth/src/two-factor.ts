@@ -6,7 +6,7 @@ import { sha256, type SecretBox } from './crypto.js';
 export const RECOVERY_CODE_COUNT = 8;
 const ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789'; // no look-alikes (0/o, 1/l/i)
 
-/** TOTP (RFC 6238, 6 digits, 30 s, ±1 step) on Basin's clock, and single-use recovery codes stored hashed. */
+/** TOTP (RFC 6238, 6 digits, 30 s, ±1 step, each step accepted once) on Basin's clock, and single-use recovery codes stored hashed. */
 export class TwoFactor {
   constructor(private readonly db: SqliteDb, private readonly box: SecretBox, private readonly now: () => Date) {}
 
@@ -15,10 +15,21 @@ export class TwoFactor {
     return { secret, sealed: this.box.seal(secret), otpauth_uri: authenticator.keyuri(email, 'Basin', secret) };
   }
 
-  checkCode(sealedSecret: string, code: string): boolean {
+  /**
+   * Checks a TOTP code and consumes it: a code (its 30-second step) that was already accepted for
+   * this user, or one older than it, is refused, so an observed code cannot be replayed.
+   */
+  useCode(userId: string, sealedSecret: string, code: string): boolean {
     if (!/^\d{6}$/.test(code)) return false;
-    const otp = authenticator.clone({ epoch: this.now().getTime(), window: 1 });
-    return otp.check(code, this.box.open(sealedSecret));
+    const epoch = this.now().getTime();
+    const delta = authenticator.clone({ epoch, window: 1 }).checkDelta(code, this.box.open(sealedSecret));
+    if (delta === null) return false;
+    const step = Math.floor(epoch / 30_000) + delta;
+    return (
+      this.db
+        .prepare('UPDATE auth_users SET totp_last_step = ? WHERE id = ? AND (totp_last_step IS NULL OR totp_last_step < ?)')
+        .run(step, userId, step).changes === 1
+    );
   }
 
   /** the current code for a sealed secret (tests and the CLI's self-check) */

@@ -68,8 +68,15 @@ describe('two-factor authentication', () => {
   });
 
   test('regenerate needs password and current code; disable needs the password', async () => {
+    t.clock.advance(30_000); // the previous test used this step's code
     const p = sessionCookie(await login(t.app, 'tfa@example.com'));
-    const full = sessionCookie(await post('/api/auth/2fa/verify', p, { code: code(secret) }));
+    const used = code(secret);
+    const full = sessionCookie(await post('/api/auth/2fa/verify', p, { code: used }));
+    // the code just used cannot be replayed, not even by the same user within its 30 s window
+    assert.equal((await post('/api/auth/2fa/regenerate-recovery', full, { password: PASSWORD, code: used })).statusCode, 400);
+    const replay = await post('/api/auth/2fa/verify', sessionCookie(await login(t.app, 'tfa@example.com')), { code: used });
+    assert.equal(replay.statusCode, 401);
+    t.clock.advance(30_000);
     assert.equal((await post('/api/auth/2fa/regenerate-recovery', full, { password: PASSWORD, code: '12345' })).statusCode, 400);
     const g = await post('/api/auth/2fa/regenerate-recovery', full, { password: PASSWORD, code: code(secret) });
     assert.equal(g.statusCode, 200);

@@ -33,7 +33,7 @@ export function registerTwoFactorRoutes(ctx: PluginContext, rc: RouteContext): v
     async (req) => {
       const u = rc.user(req);
       if (!u.totp_pending_enc) throw errors.badRequest('Start with POST /api/auth/2fa/setup.', undefined, '2fa_not_started');
-      if (!auth.twoFactor.checkCode(u.totp_pending_enc, req.body.code.trim())) {
+      if (!auth.twoFactor.useCode(u.id, u.totp_pending_enc, req.body.code.trim())) {
         auth.audit.record({ actor: u, action: '2fa.verify_setup', ip: rc.ip(req), outcome: 'failure' });
         throw new BasinError(400, 'invalid_code', 'The code is not valid; check the time on your device and try again.');
       }
@@ -83,7 +83,7 @@ export function registerTwoFactorRoutes(ctx: PluginContext, rc: RouteContext): v
       const u = rc.user(req);
       if (!u.totp_enabled || !u.totp_secret_enc) throw errors.badRequest('Two-factor authentication is not enabled.', undefined, '2fa_not_enabled');
       await auth.requirePassword(u, req.body.password, '2fa.regenerate_recovery', rc.ip(req));
-      if (!auth.twoFactor.checkCode(u.totp_secret_enc, req.body.code.trim())) throw new BasinError(400, 'invalid_code', 'The code is not valid.');
+      if (!auth.twoFactor.useCode(u.id, u.totp_secret_enc, req.body.code.trim())) throw new BasinError(400, 'invalid_code', 'The code is not valid.');
       const recovery_codes = auth.twoFactor.regenerateRecoveryCodes(u.id);
       auth.audit.record({ actor: u, action: '2fa.regenerate_recovery', ip: rc.ip(req), outcome: 'success' });
       return { recovery_codes };
