@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
-import { BasinError, errors, type BasinConfig, type Clock, type EventBus, type Logger, type Warehouse } from '@basin/core';
+import { BasinError, errors, literal, type BasinConfig, type Clock, type EventBus, type Logger, type Warehouse } from '@basin/core';
 import type { SourceEntry, SourceRegistry } from '@basin/plugin-sources';
 import { notImplemented, SourceError, type ResourceSpec, type SourceDefinition, type SourceLogger } from '@basin/sdk';
 import { buildSourceContext, redact } from './context.js';
@@ -271,8 +271,7 @@ export class SyncEngineImpl implements SyncEngine {
       this.publishAgain = true;
       return;
     }
-    this.publishing = this.d.warehouse
-      .publishServingCopy()
+    this.publishing = this.withLoadMemoryLimit(() => this.d.warehouse.publishServingCopy())
       .catch((err) => this.d.log.error({ err }, 'publishing the serving copy failed'))
       .finally(() => {
         this.publishing = null;
@@ -281,6 +280,22 @@ export class SyncEngineImpl implements SyncEngine {
           this.publish();
         }
       });
+  }
+
+  /** the copy of the whole database is as memory-hungry as a load: same lowered limit, restored after */
+  private async withLoadMemoryLimit(fn: () => Promise<void>): Promise<void> {
+    const mb = this.d.loadMemoryLimitMb;
+    if (!mb) return fn();
+    const previous = await this.d.warehouse.write(async (c) => {
+      const prev = String((await c.runAndReadAll("SELECT current_setting('memory_limit')")).getRows()[0]![0]);
+      await c.run(`SET memory_limit = '${mb}MB'`);
+      return prev;
+    });
+    try {
+      await fn();
+    } finally {
+      await this.d.warehouse.write(async (c) => void (await c.run(`SET memory_limit = ${literal(previous)}`)));
+    }
   }
 
   /** waits for running syncs and a pending publish (shutdown, tests) */
