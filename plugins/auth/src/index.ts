@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import { asValue, definePlugin, type PermissionRegistry } from '@basin/core';
 import { BasinAuthenticator } from './authenticator.js';
 import { registerAuthCommands } from './cli.js';
@@ -40,18 +41,24 @@ export default definePlugin({
     registerAdminRoutes(ctx, rc);
     registerOAuthRoutes(ctx, rc, new OidcLogin(() => auth.settings().oauth_providers));
 
-    ctx.onStart(() => {
-      // first admin: a one-time link while the project has no users (a new one each start; only its hash is kept)
+    // first admin: a one-time link while the project has no users (a new one each start; only its hash
+    // is kept), printed once the server listens so it names the address it really answers on
+    ctx.http.addHook('onListen', async () => {
       if (!auth.settings().enabled) return;
       const setup = auth.issueSetupToken();
       if (!setup) return;
-      const port = ctx.config.platform.port;
-      const link = `/setup?token=${setup.token}`;
+      process.stdout.write(`\nBasin has no users yet. Create the first admin within 72 hours at:\n  ${setupUrl(ctx.http.server.address(), setup.token)}\n(or run: basin users add EMAIL --role admin --password-stdin)\n\n`);
       ctx.log.warn('No users yet: open the one-time setup link printed on the console to create the first admin.');
-      process.stdout.write(`\nBasin has no users yet. Create the first admin within 72 hours at:\n  http://localhost:${port}${link}\n(or run: basin users add EMAIL --role admin --password-stdin)\n\n`);
     });
     ctx.onStop(() => {
       db.close();
     });
   },
 });
+
+/** The setup link for the address the server listens on (wildcard addresses become the loopback name). */
+export function setupUrl(address: string | AddressInfo | null, token: string): string {
+  const a = typeof address === 'object' && address ? address : { address: '127.0.0.1', port: 8800, family: 'IPv4' };
+  const host = a.address === '0.0.0.0' || a.address === '::' ? 'localhost' : a.family === 'IPv6' ? `[${a.address}]` : a.address;
+  return `http://${host}:${a.port}/setup?token=${token}`;
+}
