@@ -26,7 +26,8 @@ describe('sync engine: loading records', () => {
     const hist = t.engine.get(rec.id)!;
     assert.equal(hist.status, 'succeeded');
     assert.equal(hist.trigger, 'cli');
-    // the lowered load memory limit is not left on the warehouse
+    // the lowered load memory limit is not left on the warehouse (after the serving-copy publish too)
+    await (t.engine as any).idle();
     const mem = await rows(t.app, "SELECT current_setting('memory_limit') AS m");
     assert.doesNotMatch(String(mem[0]!.m), /^(256|244)/);
     // no staging table is left behind
