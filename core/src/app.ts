@@ -104,6 +104,7 @@ const DISABLED = (perms: PermissionRegistry): Principal => ({
 export async function createApp(opts: BootOptions): Promise<BasinApp> {
   const projectDir = path.resolve(opts.projectDir);
   const plugins = orderPlugins([...(opts.plugins ?? (await loadPlugins(projectDir))), ...(opts.extraPlugins ?? [])]);
+  for (const p of plugins) await p.prepare?.(projectDir);
 
   const loaded = loadConfig({
     projectDir,
@@ -245,6 +246,7 @@ export function isLoopback(host: string): boolean {
 /** Validates a project's configuration against every installed plugin's schemas, without booting. */
 export async function validateProject(projectDir: string, plugins?: BasinPlugin[]) {
   const all = orderPlugins(plugins ?? (await loadPlugins(projectDir)));
+  for (const p of all) await p.prepare?.(projectDir);
   return loadConfig({
     projectDir,
     files: [...coreFiles, ...all.flatMap((p) => p.configFiles ?? [])],

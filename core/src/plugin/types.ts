@@ -76,6 +76,8 @@ export interface BasinPlugin {
   permissions?: PermissionSpec[];
   configFiles?: ConfigFileSpec[];
   configSections?: ConfigSectionSpec[];
+  /** runs before the project's config is loaded and validated (e.g. to load project-listed packages whose schemas validation needs) */
+  prepare?(projectDir: string): void | Promise<void>;
   /** CLI commands; called without a project loaded */
   commands?(cli: CliContext): void;
   register?(ctx: PluginContext): void | Promise<void>;
