@@ -182,14 +182,16 @@ export class LoadSession {
     if (files.length > 1) opts.union_by_name = true;
     // files a source names differently (e.g. project-relative) get their name through a CASE on the path
     const renamed = files.some((f) => f.sourceFile !== undefined && f.sourceFile !== f.path);
-    opts.filename = renamed ? '_basin_file_path' : '_basin_source_file';
+    // one file: its name is a constant, cheaper than DuckDB's per-row filename column
+    const single = files.length === 1;
+    if (!single) opts.filename = renamed ? '_basin_file_path' : '_basin_source_file';
     const optSql = Object.entries(opts)
       .filter(([k]) => OPTION_NAME.test(k))
       .map(([k, v]) => `${k}=${sqlValue(v)}`)
       .join(', ');
     const reader = f0.format === 'csv' ? 'read_csv' : f0.format === 'json' ? 'read_json' : 'read_parquet';
-    const fileCol = renamed ? `, ${sourceFileExpr(files)} AS _basin_source_file` : '';
-    const select = `SELECT *${renamed ? ' EXCLUDE (_basin_file_path)' : ''}, ${this.metaColumns()}${fileCol} FROM ${reader}(${list}, ${optSql})`;
+    const fileCol = single ? `, ${literal(f0.sourceFile ?? f0.path)} AS _basin_source_file` : renamed ? `, ${sourceFileExpr(files)} AS _basin_source_file` : '';
+    const select = `SELECT *${renamed && !single ? ' EXCLUDE (_basin_file_path)' : ''}, ${this.metaColumns()}${fileCol} FROM ${reader}(${list}${optSql ? `, ${optSql}` : ''})`;
     try {
       await this.loadSelect(r, select, files);
     } catch (e) {
