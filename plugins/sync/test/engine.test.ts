@@ -176,4 +176,20 @@ describe('sync engine: loading records', () => {
     await t.app.events.idle();
     assert.deepEqual(order, ['hook:shop:items', 'completed']);
   });
+
+  it('runs at most platform.workers syncs at once (null = 1); the next one starts when a slot frees', async () => {
+    const t = await bootSync(`version: "1.0"\nsources:\n  - name: slow\n    type: test_records\n    test_records:\n      hang_at_batch: 0\n  - name: quick\n    type: test_records\n`);
+    apps.push(t);
+    const started: string[] = [];
+    t.app.events.on('sync_started', (p) => void started.push(p.source));
+    const slow = t.engine.start('slow');
+    await new Promise((r) => setTimeout(r, 30));
+    const quick = t.engine.start('quick');
+    await new Promise((r) => setTimeout(r, 100));
+    assert.deepEqual(started, ['slow']);
+    assert.equal(t.engine.get(quick.id)!.status, 'running');
+    t.engine.cancel(slow.id);
+    assert.equal((await t.engine.wait(quick.id)).status, 'succeeded');
+    assert.deepEqual(started, ['slow', 'quick']);
+  });
 });
