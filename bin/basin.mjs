@@ -1,4 +1,6 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=4
+// (A long-running, I/O-bound server does not need V8's default 16 MB young generation: 4 MB keeps
+// idle memory about 20 MB lower for a negligible cost in extra scavenges. V8 reads it only at start.)
 // The `basin` command. Runs the built packages (npm run build); BASIN_DEV=1 runs the TypeScript sources.
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import path from 'node:path';

@@ -7,9 +7,9 @@ node scripts/setup.mjs
 TURBO_TELEMETRY_DISABLED=1 npx turbo run build --output-logs=errors-only
 DEMO=examples/demo
 if [ ! -d "$DEMO/data/uploads/orders" ]; then node "$DEMO/generate-data.mjs"; fi
-basin() { node bin/basin.mjs "$@"; }
+basin() { ./bin/basin.mjs "$@"; }
 echo "[demo] loading the sample data"
 basin sync --project "$DEMO" || echo "[demo] sync failed; the server still starts so you can look at it"
 echo "[demo] building the dbt models"
 basin tx run --project "$DEMO" || echo "[demo] dbt run failed; see the output above"
-exec node bin/basin.mjs start --project "$DEMO" --port "${PORT:-8800}"
+exec ./bin/basin.mjs start --project "$DEMO" --port "${PORT:-8800}"

@@ -1,4 +1,8 @@
-import * as oidc from 'openid-client';
+import type * as Oidc from 'openid-client';
+
+// the OpenID client is loaded when a provider is first used, not at start-up
+let client: Promise<typeof Oidc> | null = null;
+const loadOidc = () => (client ??= import('openid-client'));
 import { errors } from '@basin/core';
 import type { AuthSection } from './config.js';
 
@@ -31,7 +35,7 @@ const isLoopbackHost = (h: string) => h === 'localhost' || h === '[::1]' || h ==
  * Pending logins are kept in memory for 10 minutes; the state is also bound to the browser by a cookie.
  */
 export class OidcLogin {
-  private readonly configs = new Map<string, Promise<oidc.Configuration>>();
+  private readonly configs = new Map<string, Promise<Oidc.Configuration>>();
   private readonly pending = new Map<string, Pending>();
 
   constructor(private readonly providers: () => AuthSection['oauth_providers']) {}
@@ -43,6 +47,7 @@ export class OidcLogin {
   /** the provider's authorization URL and the state to bind to the browser */
   async begin(provider: string, redirectUri: string): Promise<{ url: string; state: string }> {
     const config = await this.configFor(provider);
+    const oidc = await loadOidc();
     const verifier = oidc.randomPKCECodeVerifier();
     const state = oidc.randomState();
     const nonce = oidc.randomNonce();
@@ -71,6 +76,7 @@ export class OidcLogin {
     this.pending.delete(state); // single use
     if (currentUrl.searchParams.get('error')) throw new OAuthRefused('provider_denied');
     const config = await this.configFor(provider);
+    const oidc = await loadOidc();
     let tokens;
     try {
       tokens = await oidc.authorizationCodeGrant(config, currentUrl, { pkceCodeVerifier: pending.verifier, expectedState: state, expectedNonce: pending.nonce, idTokenExpected: true }, { redirect_uri: pending.redirectUri });
@@ -93,7 +99,7 @@ export class OidcLogin {
     return { subject: claims.sub, email, name };
   }
 
-  private configFor(provider: string): Promise<oidc.Configuration> {
+  private configFor(provider: string): Promise<Oidc.Configuration> {
     const p = this.providers()[provider];
     if (!p) throw errors.notFound(`OAuth provider ${provider}`);
     const issuer = p.issuer ?? KNOWN_ISSUERS[provider];
@@ -103,7 +109,7 @@ export class OidcLogin {
       const url = new URL(issuer);
       // plain http only for a provider on this machine (tests, a local IdP)
       const insecure = url.protocol === 'http:' && isLoopbackHost(url.hostname);
-      c = oidc.discovery(url, p.client_id, p.client_secret, undefined, insecure ? { execute: [oidc.allowInsecureRequests] } : undefined);
+      c = loadOidc().then((oidc) => oidc.discovery(url, p.client_id, p.client_secret, undefined, insecure ? { execute: [oidc.allowInsecureRequests] } : undefined));
       c.catch(() => this.configs.delete(provider)); // retry discovery next time
       this.configs.set(provider, c);
     }

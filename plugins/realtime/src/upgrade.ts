@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer } from 'ws';
+import type { WebSocketServer } from 'ws';
 import type { Authenticator, Logger, PermissionRegistry, Principal } from '@basin/core';
 import type { WsHub } from './hub.js';
 
@@ -38,8 +38,10 @@ export interface UpgradeDeps {
  * bearer API key), refuses anonymous callers with 401 before any WebSocket handshake, and hands
  * accepted sockets to the hub. Upgrades for other paths are left to other listeners.
  */
-export function attachUpgrade(d: UpgradeDeps): WebSocketServer {
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 4096, perMessageDeflate: false });
+export function attachUpgrade(d: UpgradeDeps): { close(): void } {
+  // `ws` is loaded on the first upgrade, not at start-up (its module graph is the heaviest here)
+  let wss: Promise<WebSocketServer> | null = null;
+  const server = () => (wss ??= import('ws').then(({ WebSocketServer: Wss }) => new Wss({ noServer: true, maxPayload: 4096, perMessageDeflate: false })));
   const authenticate = async (req: IncomingMessage): Promise<Principal | null> => {
     const auth = d.authenticator();
     if (!auth) return { kind: 'auth_disabled', userId: null, email: null, role: 'admin', permissions: new Set(d.permissions.forRole('admin')) };
@@ -59,12 +61,12 @@ export function attachUpgrade(d: UpgradeDeps): WebSocketServer {
         if (p.pending) return refuse(socket, 403, 'forbidden', 'Finish setting up your account (2FA or password change) first.');
         if (p.kind === 'session' && foreignOrigin(req)) return refuse(socket, 403, 'csrf_rejected', 'WebSocket connections with a session cookie must come from this server’s own origin.');
         if (d.hub.full()) return refuse(socket, 503, 'too_many_connections', 'Too many live connections; retry later.');
-        wss.handleUpgrade(req, socket, head, (ws) => d.hub.add(ws, p));
+        return server().then((w) => w.handleUpgrade(req, socket, head, (ws) => d.hub.add(ws, p)));
       })
       .catch((err) => {
         d.log.error({ err }, 'WebSocket upgrade failed');
         refuse(socket, 500, 'internal_error', 'Internal server error; see the server log for details.');
       });
   });
-  return wss;
+  return { close: () => void wss?.then((w) => w.close()) };
 }

@@ -1,7 +1,7 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { SourceError, type SourceContext } from '@basin/sdk';
 import type { SqlDatabaseConfig } from './config.js';
-import { typeParsers } from './type-map.js';
+import { loadPg, typeParsers } from './type-map.js';
 
 export interface Target {
   client: pg.ClientConfig;
@@ -51,7 +51,8 @@ export function resolveTarget(ctx: SourceContext<SqlDatabaseConfig>): Target {
 /** Opens a session in UTC with output formats DuckDB parses; errors name what to fix, never a secret. */
 export async function connect(ctx: SourceContext<SqlDatabaseConfig>): Promise<pg.Client> {
   const t = resolveTarget(ctx);
-  const client = new pg.Client(t.client);
+  const { Client } = await loadPg();
+  const client = new Client(t.client);
   // an idle-socket error must not crash the process; the pending query reports it
   client.on('error', () => undefined);
   try {

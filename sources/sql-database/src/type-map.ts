@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type pg from 'pg';
 
 /** PostgreSQL base type (pg_type.typname) -> DuckDB type, for the types with a faithful match. */
 const SCALAR: Record<string, string> = {
@@ -67,9 +67,17 @@ export const DATE_CURSOR_TYPES = new Set(['date', 'timestamp', 'timestamptz']);
 const PARSED_OIDS = new Set([16, 21, 23, 700, 701, 114, 3802, 1000, 1005, 1007, 1016, 1021, 1022, 1009, 1015, 1014, 2951]);
 const asText = (v: string) => v;
 
+// the driver is loaded on first connect, not at start-up (it costs ~100 ms of module loading)
+let driver: typeof pg | null = null;
+export async function loadPg(): Promise<typeof pg> {
+  driver ??= (await import('pg')).default;
+  return driver;
+}
+
 export const typeParsers = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (PARSED_OIDS.has(oid)) return pg.types.getTypeParser(oid, format ?? 'text');
+    // only called on a live connection, so loadPg() has run
+    if (PARSED_OIDS.has(oid)) return driver!.types.getTypeParser(oid, format ?? 'text');
     return asText;
   },
 };

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import cliProgress from 'cli-progress';
+import type cliProgressTypes from 'cli-progress';
 import { CliExit, EXIT, type CliContext } from '@basin/core';
 import type { SyncEngineImpl } from '../engine.js';
 import { runningServer, type ServerInfo } from '../server-file.js';
@@ -67,13 +67,15 @@ async function syncInProcess(cli: CliContext, projectDir: string, names: string[
       return [];
     }
     const tty = !!(cli.stdout as NodeJS.WriteStream).isTTY;
-    const multibar = tty
+    // loaded only when a terminal shows bars: every command (and the server) boots this plugin
+    const cliProgress = tty ? (await import('cli-progress')).default : null;
+    const multibar = cliProgress
       ? new cliProgress.MultiBar(
           { format: ' {source} {resource} | {value} rows | {speed} rows/s', hideCursor: true, clearOnComplete: false, stream: cli.stdout as NodeJS.WriteStream },
           cliProgress.Presets.shades_classic,
         )
       : null;
-    const bars = new Map<string, cliProgress.SingleBar>();
+    const bars = new Map<string, cliProgressTypes.SingleBar>();
     const t0 = Date.now();
     const ids = wanted.map((name) =>
       engine.start(name, {
