@@ -59,6 +59,8 @@ export function sourcesFileSpec(registry: SourceRegistry): ConfigFileSpec {
         }
         const { value: block, problems } = checkAgainstSchema(def.configSchema, s[blockKey] ?? {});
         for (const p of problems) ctx.issue(`${at}/${blockKey}${p.path === '/' ? '' : p.path}`, p.message, { expected: p.expected, suggestion: p.suggestion });
+        // cross-field rules a schema cannot say (e.g. basic auth needs both *_env names), once the shape is right
+        if (!problems.length) for (const p of def.validateConfig?.(block as never) ?? []) ctx.issue(`${at}/${blockKey}${p.path === '/' ? '' : p.path}`, p.message);
         s[blockKey] = block;
       });
     },

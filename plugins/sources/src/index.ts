@@ -1,6 +1,9 @@
-import { asValue, definePlugin } from '@basin/core';
+import fs from 'node:fs';
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { asValue, definePlugin, PROJECT_FILE } from '@basin/core';
 import { ingestConfigFileSpec, secretsFileSpec, sourcesFileSpec } from './config.js';
-import { loadSourceRegistry } from './registry.js';
+import { addProjectSources, loadSourceRegistry } from './registry.js';
 
 export * from './config.js';
 export * from './registry.js';
@@ -11,6 +14,17 @@ const registry = await loadSourceRegistry();
 export default definePlugin({
   name: 'sources',
   configFiles: [sourcesFileSpec(registry), secretsFileSpec, ingestConfigFileSpec],
+  // source packages a project lists under `plugins:` must be known before sources.yml is validated
+  async prepare(projectDir) {
+    let names: string[] = [];
+    try {
+      const raw = parseYaml(fs.readFileSync(path.join(projectDir, PROJECT_FILE), 'utf8'));
+      if (Array.isArray(raw?.plugins)) names = raw.plugins.filter((n: unknown): n is string => typeof n === 'string');
+    } catch {
+      return; // a missing or broken project.yml is reported by the config loader
+    }
+    if (names.length) await addProjectSources(registry, projectDir, names);
+  },
   register(ctx) {
     ctx.provide('sourceRegistry', asValue(registry));
   },
