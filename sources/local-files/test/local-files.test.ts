@@ -44,12 +44,21 @@ test('local_files: every matching format becomes a file item of one resource, na
   assert.deepEqual(tracked, ['in/a.csv', 'in/b.json', 'in/c.ndjson', 'in/d.parquet', 'in/e.tsv']);
   const a = (r.state.files!.files as any[])[0];
   assert.equal(a.size, 4);
-  assert.match(a.hash, /^[0-9a-f]{64}$/);
+  assert.equal(a.hash, '', 'new files are not hashed while they load');
+  // an unchanged re-sync loads nothing and hashes nothing
+  const again = await read(dir, { directory: 'in' }, r.state);
+  assert.equal(again.files.files, undefined);
+  assert.equal((again.state.files!.files as any[])[0].hash, '');
 });
 
 test('local_files: modified files are forgotten then reloaded, deleted files forgotten, touched files left alone', async () => {
   const dir = project({ 'd/keep.csv': 'x\n1\n', 'd/change.csv': 'x\n2\n', 'd/drop.csv': 'x\n3\n', 'd/touch.csv': 'x\n4\n' });
-  const first = await read(dir, { directory: 'd' });
+  const loaded = await read(dir, { directory: 'd' });
+  // touch.csv's first touch reloads it and records its hash; the second touch (below) is then compared
+  const earlier = new Date(Date.now() + 30_000);
+  fs.utimesSync(path.join(dir, 'd/touch.csv'), earlier, earlier);
+  const first = await read(dir, { directory: 'd' }, loaded.state);
+  assert.deepEqual(first.files.files!.map((f) => f.sourceFile), ['d/touch.csv']);
   fs.writeFileSync(path.join(dir, 'd/change.csv'), 'x\n2\n22\n');
   fs.rmSync(path.join(dir, 'd/drop.csv'));
   const later = new Date(Date.now() + 60_000);
@@ -124,13 +133,28 @@ test('local_files: the config schema requires directory and defaults file_patter
   assert.equal(source.wizard, true);
 });
 
-test('local_files: many files are all hashed and tracked (hashing is throttled, not skipped)', async () => {
+test('local_files: many files are all tracked; changed ones are hashed when they change', async () => {
   const files: Record<string, string> = {};
   for (let i = 0; i < 300; i++) files[`many/f${String(i).padStart(3, '0')}.csv`] = `x\n${i}\n`;
   const dir = project(files);
   const r = await read(dir, { directory: 'many' });
   assert.equal(r.files.files!.length, 300);
-  const tracked = r.state.files!.files as Array<{ hash: string }>;
+  assert.equal((r.state.files!.files as unknown[]).length, 300);
+  for (let i = 0; i < 300; i += 3) fs.appendFileSync(path.join(dir, `many/f${String(i).padStart(3, '0')}.csv`), `${i}\n`);
+  const again = await read(dir, { directory: 'many' }, r.state);
+  assert.equal(again.files.files!.length, 100);
+  const tracked = again.state.files!.files as Array<{ path: string; hash: string }>;
   assert.equal(tracked.length, 300);
-  assert.ok(tracked.every((f) => /^[0-9a-f]{64}$/.test(f.hash)));
+  assert.equal(tracked.filter((f) => /^[0-9a-f]{64}$/.test(f.hash)).length, 100);
+});
+
+test('local_files: a file touched before any re-sync (hash still unknown) is reloaded, then tracked by hash', async () => {
+  const dir = project({ 'd/t.csv': 'x\n1\n' });
+  const loaded = await read(dir, { directory: 'd' });
+  const later = new Date(Date.now() + 60_000);
+  fs.utimesSync(path.join(dir, 'd/t.csv'), later, later);
+  const second = await read(dir, { directory: 'd' }, loaded.state);
+  assert.deepEqual(second.forgotten.files, ['d/t.csv']);
+  assert.deepEqual(second.files.files!.map((f) => f.sourceFile), ['d/t.csv']);
+  assert.match((second.state.files!.files as any[])[0].hash, /^[0-9a-f]{64}$/);
 });
