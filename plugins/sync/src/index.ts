@@ -26,7 +26,7 @@ export const UploadsSchema = Type.Object({ max_file_mb: Type.Integer({ minimum: 
 
 /** project.yml `sync:` (beyond SPEC) */
 export const SyncSectionSchema = Type.Object(
-  { load_memory_limit_mb: Type.Union([Type.Integer({ minimum: 64 }), Type.Null()], { default: 256, description: 'DuckDB memory limit while loading (spills beyond it); null = no limit' }) },
+  { load_memory_limit_mb: Type.Union([Type.Integer({ minimum: 64 }), Type.Null()], { default: 192, description: 'DuckDB memory limit while loading (spills beyond it); null = no limit' }) },
   { additionalProperties: false, default: {} },
 );
 
@@ -50,7 +50,7 @@ export default definePlugin({
       events: ctx.events,
       clock: ctx.clock,
       log: ctx.log,
-      loadMemoryLimitMb: ctx.config.section<{ load_memory_limit_mb?: number | null } | undefined>('sync')?.load_memory_limit_mb === null ? null : (ctx.config.section<{ load_memory_limit_mb?: number }>('sync')?.load_memory_limit_mb ?? 256),
+      loadMemoryLimitMb: ctx.config.section<{ load_memory_limit_mb?: number | null } | undefined>('sync')?.load_memory_limit_mb === null ? null : (ctx.config.section<{ load_memory_limit_mb?: number }>('sync')?.load_memory_limit_mb ?? 192),
     });
     await engine.recover();
     const watcher = new FileWatcher(ctx.config, registry, engine, ctx.log);
