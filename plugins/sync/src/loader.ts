@@ -55,7 +55,20 @@ const NUMERIC = new Set(['TINYINT', 'SMALLINT', 'INTEGER', 'BIGINT', 'HUGEINT', 
 /** a type both old and new values fit in, used when a column's type changes between batches */
 const widen = (a: string, b: string): string => (NUMERIC.has(a) && NUMERIC.has(b) ? 'DOUBLE' : 'VARCHAR');
 
-const bigintSafe = (_k: string, v: unknown) => (typeof v === 'bigint' ? v.toString() : v);
+// BigInts become JSON number literals (not strings), so DuckDB reads them as exact integers: the replacer
+// marks them, then the marks are unquoted. (JSON.stringify escapes a NUL, so the mark is `\u0000` in text.)
+const BIG_MARK = '\u0000basin-bigint:';
+const bigintMark = (_k: string, v: unknown) => (typeof v === 'bigint' ? `${BIG_MARK}${v}` : v);
+const BIG_MARKED = /"\\u0000basin-bigint:(-?\d+)"/g;
+/** JSON of one record; the replacer (a per-key callback, half the speed) only for the rare record holding a BigInt */
+function recordJson(rec: unknown): string {
+  try {
+    return JSON.stringify(rec);
+  } catch (e) {
+    if (e instanceof TypeError && /BigInt/i.test(e.message)) return JSON.stringify(rec, bigintMark).replace(BIG_MARKED, '$1');
+    throw e;
+  }
+}
 
 /**
  * One sync's load into the warehouse (DECISIONS §3). Every batch goes into a staging table
@@ -128,7 +141,7 @@ export class LoadSession {
     fs.mkdirSync(this.tmpDir, { recursive: true });
     const file = path.join(this.tmpDir, `${r.name.replace(/[^a-zA-Z0-9_-]/g, '_')}-${this.recordFiles++}.ndjson`);
     const lines: string[] = new Array(r.records.length);
-    for (let i = 0; i < r.records.length; i++) lines[i] = JSON.stringify(r.records[i], bigintSafe);
+    for (let i = 0; i < r.records.length; i++) lines[i] = recordJson(r.records[i]);
     r.records = [];
     fs.writeFileSync(file, lines.join('\n') + '\n');
     const columns = r.spec?.columns?.length ? Object.fromEntries(r.spec.columns.map((c) => [c.name, c.type])) : undefined;

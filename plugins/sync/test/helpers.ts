@@ -25,6 +25,7 @@ export const testRecords = defineSource({
       token_env: Type.Optional(Type.String()),
       extra_column: Type.Boolean({ default: false }),
       amount_as_text: Type.Boolean({ default: false }),
+      big_ids: Type.Boolean({ default: false }),
       disposition: Type.Union([Type.Literal('append'), Type.Literal('replace'), Type.Literal('merge')], { default: 'append' }),
       api_key: Type.Optional(Type.String()),
     },
@@ -50,7 +51,7 @@ export const testRecords = defineSource({
       if (c.hang_at_batch === b) await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve()));
       const records = [];
       for (let i = 0; i < c.rows; i++, next++) {
-        const r: Record<string, unknown> = { id: next, name: `item ${next}`, amount: c.amount_as_text ? `n${next}` : next * 1.5, ts: '2026-01-02T03:04:05Z' };
+        const r: Record<string, unknown> = { id: c.big_ids && i % 2 ? 2n ** 60n + BigInt(next) : next, name: `item ${next}`, amount: c.amount_as_text ? `n${next}` : next * 1.5, ts: '2026-01-02T03:04:05Z' };
         if (c.extra_column) r.extra = `x${next}`;
         records.push(r);
       }
