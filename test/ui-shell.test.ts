@@ -32,7 +32,7 @@ test('the app shell renders navigation and the live status from /api/status, wit
   await page.goto(`${base}/`);
   await page.waitForSelector('text=Services');
   for (const label of ['Overview', 'Sources', 'Models', 'Catalog', 'Schedules', 'Health', 'Logs']) {
-    assert.ok(await page.locator('nav.side a', { hasText: label }).count(), `nav entry ${label}`);
+    assert.equal(await page.locator('nav.side a', { hasText: new RegExp(`^${label}$`) }).count(), 1, `one nav entry ${label}`);
   }
   // the warehouse card shows the status the API reports
   const card = page.locator('.card', { hasText: 'Warehouse' }).last();

@@ -29,7 +29,9 @@ function App() {
   const path = location.pathname.replace(/\/+$/, '') || '/';
   const [extensions, setExtensions] = useState([]);
   useEffect(() => {
-    api('/api/ui/pages').then(setExtensions, () => setExtensions([]));
+    // a plugin page at a path the shell already has is served by the shell's own page
+    const builtIn = new Set(NAV.flatMap(([, items]) => items.map(([p]) => p)));
+    api('/api/ui/pages').then((pages) => setExtensions(pages.filter((e) => !builtIn.has(e.path))), () => setExtensions([]));
   }, []);
   if (BARE[path]) return html`<${BARE[path]} />`;
   const invite = path.match(/^\/invite\/([^/]+)$/);
