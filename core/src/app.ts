@@ -34,8 +34,6 @@ export interface BootOptions {
   logger?: boolean | { level: string };
   /** services to register after plugins, overriding theirs (tests) */
   overrides?: Record<string, Resolver<unknown>>;
-  /** 'server' registers everything; 'cli' is the same but the caller will not listen */
-  mode?: 'server' | 'cli';
 }
 
 /** core's own config files: `.env` (read by config.env()) */

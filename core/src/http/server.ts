@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
@@ -84,6 +83,5 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   app.get('/api/redoc/redoc.standalone.js', { config: { permission: 'public', owner: 'core' }, schema: { hide: true } }, async (_req, reply) => {
     reply.type('application/javascript').header('cache-control', 'public, max-age=86400').send(fs.createReadStream(redocBundle));
   });
-  void path;
   return app;
 }

@@ -32,7 +32,7 @@ export function registerCommands(cli: CliContext): void {
     .description('Start the Basin server')
     .action(async (o: { project: string; port?: string; host: string; logLevel: string }) => {
       const started = Date.now();
-      const app = await cli.boot({ projectDir: path.resolve(o.project), mode: 'server', logger: { level: o.logLevel } });
+      const app = await cli.boot({ projectDir: path.resolve(o.project), logger: { level: o.logLevel } });
       const port = o.port ? Number(o.port) : app.config.platform.port;
       let stopping = false;
       const stop = async (signal: string) => {

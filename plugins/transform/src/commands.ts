@@ -26,7 +26,7 @@ export function registerTxCommands(cli: CliContext): void {
     });
 
   const runCommand = (command: TxCommand) => async (selector: string | undefined, o: { project: string; fullRefresh?: boolean }) => {
-    const app = await cli.boot({ projectDir: path.resolve(o.project), mode: 'cli' });
+    const app = await cli.boot({ projectDir: path.resolve(o.project) });
     let rec: TxRunRecord;
     try {
       const runner = app.container.resolve<DbtRunner>('txRunner');
@@ -62,7 +62,7 @@ export function registerTxCommands(cli: CliContext): void {
     .option('--project <dir>', 'project directory', process.cwd())
     .description('Generate the dbt docs site (served by `basin start` at /tx-docs/)')
     .action(async (o: { project: string }) => {
-      const app = await cli.boot({ projectDir: path.resolve(o.project), mode: 'cli' });
+      const app = await cli.boot({ projectDir: path.resolve(o.project) });
       let ok: boolean;
       let dir: string;
       try {
