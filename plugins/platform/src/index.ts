@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { definePlugin, errors, type BasinApp } from '@basin/core';
+import { BASIN_VERSION, definePlugin, errors, type BasinApp } from '@basin/core';
 import { Type } from '@sinclair/typebox';
 import { biFileSpec, cloudFileSpec } from './config.js';
 import { platformHealth } from './health.js';
@@ -27,7 +27,7 @@ export default definePlugin({
       }
       const companions = await a.companions();
       const ok = warehouse.status === 'ok';
-      return { status: ok ? 'ok' : 'degraded', version: a.plugins.length ? ctx.config.project.basin_version ?? null : null, warehouse, companions };
+      return { status: ok ? 'ok' : 'degraded', version: BASIN_VERSION, warehouse, companions };
     });
 
     ctx.routes.get('/api/config', { permission: 'public', schema: { summary: 'Project metadata and service URLs (nothing sensitive)' } }, async (req) => {
