@@ -121,7 +121,7 @@ export class Governance {
 
   /** Re-reads every known table of the source, saves it as the baseline and clears the flag. */
   async accept(source: string): Promise<{ source: string; cleared: boolean; accepted_changes: number; tables: Array<{ table: string; columns: ColumnSchema[] | null }> }> {
-    if (!this.store.knowsSource(source)) throw errors.notFound(`Source "${source}" has no schema baseline`, { source });
+    if (!this.store.knowsSource(source)) throw errors.notFound(`A schema baseline for source "${source}"`, { source });
     const known = new Map<string, string>();
     for (const b of this.store.baselines(source)) known.set(b.table_name, b.table_schema);
     for (const e of this.store.pendingDrift(source)) known.set(e.table, e.schema);

@@ -109,6 +109,7 @@ test('accept validates the source name and answers 404 for an unknown source', a
     let r = await app.http.inject({ method: 'POST', url: '/api/governance/drift/nope/accept' });
     assert.equal(r.statusCode, 404);
     assert.equal(r.json().error.code, 'not_found');
+    assert.equal(r.json().error.message, 'A schema baseline for source "nope" was not found.');
     r = await app.http.inject({ method: 'POST', url: `/api/governance/drift/${encodeURIComponent("x'; DROP TABLE gov_baselines; --")}/accept` });
     assert.equal(r.statusCode, 422);
     r = await app.http.inject({ method: 'GET', url: `/api/governance/schema-drift?source=${encodeURIComponent('a"b')}` });

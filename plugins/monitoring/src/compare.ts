@@ -41,6 +41,9 @@ export function changePct(value: number | null, baseline: number | null): number
   return ((value - baseline) / Math.abs(baseline)) * 100;
 }
 
+/** change_pct as reported (top level and segments alike): two decimals */
+export const roundPct = (pct: number | null): number | null => (pct === null ? null : Math.round(pct * 100) / 100);
+
 /** Crossing the threshold: |change %| ≥ threshold; a move from 0 to non-zero counts as crossing. */
 export function crosses(value: number | null, baseline: number | null, threshold: number | undefined): boolean {
   if (threshold === undefined || value === null || baseline === null) return false;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { BasinError, type Clock, type EventBus, type Logger, type Warehouse } from '@basin/core';
 import type { Monitor, MonitorsFile } from './config.js';
+import { roundPct } from './compare.js';
 import { evaluate } from './evaluate.js';
 import { ExpressionGuard } from './expression-guard.js';
 import { MonitorPlanError, planMonitor, type MonitorPlan, type PlanProblem } from './plan.js';
@@ -148,7 +149,7 @@ export class MonitorEngine {
       period: ev.period,
       value: ev.value,
       baseline: ev.baseline,
-      change_pct: ev.change_pct === null ? null : Math.round(ev.change_pct * 100) / 100,
+      change_pct: roundPct(ev.change_pct),
       threshold: m.alert_threshold ?? null,
       status: ev.period === null || ev.baseline === null || ev.value === null ? 'insufficient_data' : ev.crossed ? 'alert' : 'ok',
       error: null,

@@ -1,5 +1,5 @@
 import type { Warehouse } from '@basin/core';
-import { addDays, baselineFor, changePct, crosses, LOOKBACK_DAYS } from './compare.js';
+import { addDays, baselineFor, changePct, crosses, LOOKBACK_DAYS, roundPct } from './compare.js';
 import type { MonitorPlan } from './plan.js';
 import type { SegmentMove } from './store.js';
 
@@ -63,7 +63,7 @@ export async function evaluate(plan: MonitorPlan, warehouse: Warehouse, today: s
       for (const day of series.keys()) if (!s.has(day)) s.set(day, empty);
       const sv = s.get(period) ?? null;
       const sb = baselineFor(s, period, plan.monitor.compare);
-      moves.push({ dimension: d.column, segment, value: sv, baseline: sb, change_pct: changePct(sv, sb), delta: sv !== null && sb !== null ? sv - sb : null });
+      moves.push({ dimension: d.column, segment, value: sv, baseline: sb, change_pct: roundPct(changePct(sv, sb)), delta: sv !== null && sb !== null ? sv - sb : null });
     }
     const size = (m: SegmentMove) => (m.delta === null ? -1 : Math.abs(m.delta));
     moves.sort((a, b) => size(b) - size(a) || String(a.segment).localeCompare(String(b.segment)));

@@ -39,6 +39,8 @@ test('a 50% drop of one segment on the last day alerts once, naming that segment
     // the lost EU orders are spread over both channels, so no channel moved as much as the EU
     const channel = a.segments.filter((s) => s.dimension === 'channel');
     assert.ok(channel.every((s) => Math.abs(s.delta!) < 50), JSON.stringify(channel));
+    // segment change_pct is rounded to two decimals like the top-level value
+    assert.ok(a.segments.every((s) => s.change_pct === null || Math.round(s.change_pct * 100) / 100 === s.change_pct), JSON.stringify(a.segments));
 
     // same period again: stored as an alert, but no second event
     const again = await run(app);
