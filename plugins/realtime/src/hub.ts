@@ -10,6 +10,7 @@ export const WS_EVENT_PERMISSIONS: Readonly<Record<string, string>> = {
   freshness_update: 'source.view',
   tx_run_started: 'tx.view',
   tx_run_completed: 'tx.view',
+  schema_drift_detected: 'governance.view',
 };
 
 export interface HubOptions {

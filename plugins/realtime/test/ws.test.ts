@@ -133,6 +133,22 @@ test('clients only receive events their role may see', async (t) => {
   hub.close();
 });
 
+test('schema_drift_detected reaches clients with governance.view only', async (t) => {
+  const b = await bootScheduler('schedules: []\n');
+  t.after(() => b.app.close());
+  const hub = b.app.container.resolve<WsHub>('wsHub');
+  const sent: Record<string, Array<Record<string, unknown>>> = { gov: [], other: [] };
+  const fakeWs = (name: string) => ({ OPEN: 1, readyState: 1, bufferedAmount: 0, send: (d: string) => sent[name]!.push(JSON.parse(d)), on() {}, close() {}, terminate() {}, ping() {} });
+  hub.add(fakeWs('gov') as never, { kind: 'api_key', userId: 'u1', email: 'a', role: 'viewer', permissions: new Set(['governance.view']) });
+  hub.add(fakeWs('other') as never, { kind: 'api_key', userId: 'u2', email: 'b', role: 'viewer', permissions: new Set(['source.view', 'tx.view']) });
+  const changes = [{ change_type: 'column_removed', column: 'amount', old_type: 'DOUBLE', new_type: null }];
+  await b.app.events.emit('schema_drift_detected', { source: 'orders', table: 'orders', changes, sync_id: 's1' } as never);
+  assert.deepEqual(sent.other, []);
+  assert.equal(sent.gov.length, 1);
+  assert.deepEqual({ ...sent.gov[0], timestamp: undefined }, { type: 'schema_drift_detected', timestamp: undefined, source: 'orders', table: 'orders', changes, sync_id: 's1' });
+  hub.close();
+});
+
 test('a slow client is dropped instead of buffering without bound; a client that stops answering pings is cut off', async (t) => {
   const b = await bootScheduler('schedules: []\n');
   t.after(() => b.app.close());
