@@ -6,7 +6,8 @@ import path from 'node:path';
 import { classifyColumn } from '../src/pii/classify.js';
 import { maskValue } from '../src/pii/mask.js';
 import { scanTable } from '../src/pii/scanner.js';
-import { isCreditCard, isIban, isIpv4, isPhone, isUsSsn, luhnValid } from '../src/pii/validators.js';
+import { isCreditCard, isIban, isIpv4, isPhone, luhnValid } from '../src/pii/validators.js';
+import { isUsSsn } from '../src/pii/national-ids.js';
 import * as g from './fixtures.js';
 
 const opts = { minMatchShare: 0.5, minConfidence: 0.5 };
@@ -56,7 +57,7 @@ test('a name hint without matching values is not a finding; a value match withou
   const both = classifyColumn('customer_email', Array.from({ length: 40 }, () => g.email(r)), opts);
   assert.equal(both?.method, 'name+value');
   assert.ok(both!.confidence > v!.confidence);
-  // a date-of-birth column is found by its name (dates are not inspected as values)
+  // with no sampled values, a date-of-birth column is found by its name
   assert.equal(classifyColumn('date_of_birth', [], opts)?.entity_type, 'date_of_birth');
 });
 

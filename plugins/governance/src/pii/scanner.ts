@@ -29,7 +29,7 @@ export async function scanTable(warehouse: Warehouse, schema: string, table: str
   for (const c of cols) {
     const idx = inspect.indexOf(c);
     const values = idx < 0 ? [] : rows.map((r) => r[`c${idx}`]).filter((v): v is string => v !== null && v !== undefined);
-    const verdict = classifyColumn(c.column_name, values, opts);
+    const verdict = classifyColumn(c.column_name, values, opts, c.data_type);
     if (verdict) out.push({ column: c.column_name, ...verdict });
   }
   return out;

@@ -74,29 +74,21 @@ export const isIpv6 = (v: string): boolean => net.isIPv6(v) && (v.match(/:/g)?.l
 
 /**
  * Phone numbers as people write them: international (+ and 8-15 digits) or national with separators
- * (10-15 digits). Bare digit runs are ambiguous (ids, amounts) and count only when `bareAllowed`
+ * (9-15 digits). Bare digit runs are ambiguous (ids, amounts) and count only when `bareAllowed`
  * (the column's name says phone).
  */
-export function isPhone(v: string, bareAllowed = false): boolean {
+export function isPhone(raw: string, bareAllowed = false): boolean {
+  const v = raw.replace(/\s*(x|ext\.?)\s*\d{1,6}$/i, ''); // an extension: 440-615-6146 x40565
   if (!/^\+?[\d\s().\-/]{7,24}$/.test(v)) return false;
   if (/[.\-/ ]{2,}/.test(v)) return false;
+  // a CPF (505.965.050-27) or a dotted id is not a phone number
+  if (/^\d{3}\.\d{3}\.\d{3}-\d{2}$/.test(v)) return false;
   const digits = v.replace(/\D/g, '');
   if (v.startsWith('+')) return digits.length >= 8 && digits.length <= 15 && !/^\+\d+\.\d+$/.test(v);
   const separated = /[\s().\-]/.test(v);
   if (separated) {
     if (/^\d{4}-\d{2}-\d{2}$/.test(v) || /^\d+\.\d+$/.test(v)) return false; // dates, decimals
-    return digits.length >= 10 && digits.length <= 15 && /^\(?\d{2,5}\)?[\s.\-]?\d{2,5}([\s.\-]?\d{2,5}){1,3}$/.test(v);
+    return digits.length >= 9 && digits.length <= 15 && /^\(?\d{2,5}\)?[\s.\-]?\d{2,5}([\s.\-]?\d{2,5}){1,3}$/.test(v);
   }
   return bareAllowed && digits.length >= 10 && digits.length <= 15;
 }
-
-/** US social security number with the area, group and serial rules (no 000/666/9xx area, no 00 group, no 0000 serial). */
-export function isUsSsn(v: string, bareAllowed = false): boolean {
-  const m = /^(\d{3})-(\d{2})-(\d{4})$/.exec(v) ?? (bareAllowed ? /^(\d{3})(\d{2})(\d{4})$/.exec(v) : null);
-  if (!m) return false;
-  const [area, group, serial] = [m[1]!, m[2]!, m[3]!];
-  return area !== '000' && area !== '666' && area[0] !== '9' && group !== '00' && serial !== '0000';
-}
-
-/** UK National Insurance number (prefix rules simplified to the excluded letters). */
-export const isUkNino = (v: string): boolean => /^(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]$/.test(v.toUpperCase());
