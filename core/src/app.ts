@@ -245,9 +245,15 @@ export function isLoopback(host: string): boolean {
 export async function validateProject(projectDir: string, plugins?: BasinPlugin[]) {
   const all = orderPlugins(plugins ?? (await loadPlugins(projectDir)));
   for (const p of all) await p.prepare?.(projectDir);
-  return loadConfig({
+  const { files, issues } = loadConfig({
     projectDir,
     files: [...coreFiles, ...all.flatMap((p) => p.configFiles ?? [])],
     sections: all.flatMap((p) => (p.configSections ?? []).map((s) => ({ ...s, owner: p.name }))),
-  }).issues;
+  });
+  // the asynchronous checks (the same the runtime applies before a live reload) of files that passed the schema
+  for (const f of files.values()) {
+    if (!f.spec.check || !f.resolvedPath || issues.some((i) => i.file === f.resolvedPath && i.severity === 'error')) continue;
+    for (const pr of await f.spec.check(f.value)) issues.push({ file: f.resolvedPath, path: pr.path, message: pr.message, severity: 'error' });
+  }
+  return issues;
 }

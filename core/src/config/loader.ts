@@ -155,30 +155,32 @@ export function loadConfig(opts: LoadOptions): LoadResult {
   }
 
   const files = new Map<string, LoadedFile>();
-  for (const spec of opts.files) {
-    const candidates = [spec.path, ...(spec.aliases ?? [])];
-    const found = candidates.filter((c) => fs.existsSync(path.join(projectDir, c)));
-    if (found.length > 1) {
-      issues.push({ file: found[1]!, path: '/', message: `both ${found.join(' and ')} exist; ${found[0]} is used, remove the other`, severity: 'warning' });
-    }
-    const rel = found[0] ?? null;
-    if (!rel) {
-      if (spec.required) issues.push({ file: spec.path, path: '/', message: `required file ${spec.path} is missing`, severity: 'error' });
-      const value = spec.schema && spec.format !== 'presence' ? checkAgainstSchema(spec.schema, {}).value : spec.format === 'presence' ? false : {};
-      files.set(spec.id, { spec, resolvedPath: null, value });
-      continue;
-    }
-    const parsed = readParsed(path.join(projectDir, rel), rel, spec, issues);
-    if (!parsed) {
-      files.set(spec.id, { spec, resolvedPath: rel, value: spec.schema ? checkAgainstSchema(spec.schema, {}).value : {} });
-      continue;
-    }
-    const ctx = makeCtx(rel, parsed, issues, projectDir);
-    let raw: unknown = parsed.raw ?? {};
-    if (spec.normalize) raw = spec.normalize(raw, (p, m) => ctx.issue(p, m, { severity: 'warning' }));
-    const value = spec.schema ? applySchema(spec.schema, raw, ctx, spec.sensitive) : raw;
-    spec.validate?.(value, ctx);
-    files.set(spec.id, { spec, resolvedPath: rel, value });
-  }
+  for (const spec of opts.files) files.set(spec.id, loadConfigFile(projectDir, spec, issues));
   return { project, files, issues };
+}
+
+/**
+ * Reads and validates one declared file (the first existing of its path and aliases); problems go to
+ * `issues`. A missing, unreadable or unparsable file stands in with the schema defaults.
+ */
+export function loadConfigFile(projectDir: string, spec: ConfigFileSpec, issues: ConfigIssue[]): LoadedFile {
+  const candidates = [spec.path, ...(spec.aliases ?? [])];
+  const found = candidates.filter((c) => fs.existsSync(path.join(projectDir, c)));
+  if (found.length > 1) {
+    issues.push({ file: found[1]!, path: '/', message: `both ${found.join(' and ')} exist; ${found[0]} is used, remove the other`, severity: 'warning' });
+  }
+  const rel = found[0] ?? null;
+  if (!rel) {
+    if (spec.required) issues.push({ file: spec.path, path: '/', message: `required file ${spec.path} is missing`, severity: 'error' });
+    const value = spec.schema && spec.format !== 'presence' ? checkAgainstSchema(spec.schema, {}).value : spec.format === 'presence' ? false : {};
+    return { spec, resolvedPath: null, value };
+  }
+  const parsed = readParsed(path.join(projectDir, rel), rel, spec, issues);
+  if (!parsed) return { spec, resolvedPath: rel, value: spec.schema ? checkAgainstSchema(spec.schema, {}).value : {} };
+  const ctx = makeCtx(rel, parsed, issues, projectDir);
+  let raw: unknown = parsed.raw ?? {};
+  if (spec.normalize) raw = spec.normalize(raw, (p, m) => ctx.issue(p, m, { severity: 'warning' }));
+  const value = spec.schema ? applySchema(spec.schema, raw, ctx, spec.sensitive) : raw;
+  spec.validate?.(value, ctx);
+  return { spec, resolvedPath: rel, value };
 }

@@ -38,6 +38,11 @@ export interface ConfigFileSpec {
   normalize?: (raw: unknown, warn: (path: string, message: string) => void) => unknown;
   /** extra checks beyond the schema (cross-field rules, per-type blocks) */
   validate?: (value: any, ctx: ValidateContext) => void;
+  /**
+   * asynchronous checks of a schema-valid file (e.g. parsing SQL the way the runtime will), run by
+   * `basin config validate` and before a live reload swaps the file in; returns the problems found
+   */
+  check?: (value: any) => Promise<Array<{ path: string; message: string }>>;
 }
 
 /** A section of `.basin/project.yml` owned by a plugin, e.g. `auth` or `api`. */

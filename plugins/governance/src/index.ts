@@ -32,7 +32,8 @@ export default definePlugin({
   register(ctx) {
     const settings: GovernanceSettings = ctx.config.section<GovernanceSettings>('governance') ?? GovernanceSection.default;
     const store = new GovernanceStore(ctx.resolve<SqliteDb>('stateDb'));
-    const gov = new Governance(store, ctx.resolve<Warehouse>('warehouse'), ctx.events, ctx.clock, ctx.log, { ...defaults(), ...settings }, new OverridesReader(ctx.config, ctx.log), () => {
+    const overrides = new OverridesReader(ctx.config, ctx.log);
+    const gov = new Governance(store, ctx.resolve<Warehouse>('warehouse'), ctx.events, ctx.clock, ctx.log, { ...defaults(), ...settings }, overrides, () => {
       const history = ctx.tryResolve<SyncHistory>('syncStore');
       if (typeof history?.failures !== 'function') return null;
       return history.failures().map((f) => ({ source: f.source, sync_id: f.id, error: f.error, failed_at: f.finished_at ?? f.started_at }));
@@ -49,7 +50,7 @@ export default definePlugin({
     ctx.events.on('sync_completed', (p) => gov.recordSyncSuccess((p as unknown as { source: string }).source));
 
     registerGovernanceRoutes(ctx, gov);
-    ctx.health(() => ({ governance: { attention_sources: store.attention().map((a) => a.source) } }));
+    ctx.health(() => ({ governance: { attention_sources: store.attention().map((a) => a.source), pii_overrides_error: overrides.error() } }));
   },
 });
 

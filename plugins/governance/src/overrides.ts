@@ -1,7 +1,5 @@
-import fs from 'node:fs';
-import { parse as parseYaml } from 'yaml';
-import { checkAgainstSchema, type BasinConfig, type Logger } from '@basin/core';
-import { PiiOverridesFile, piiOverridesFileSpec } from './config.js';
+import { LiveConfigFile, type BasinConfig, type LiveFileError, type Logger } from '@basin/core';
+import { piiOverridesFileSpec, type PiiOverridesFile } from './config.js';
 
 export interface PiiOverrideRecord {
   source: string;
@@ -14,32 +12,22 @@ export interface PiiOverrideRecord {
 }
 
 /**
- * Reads `.basin/pii-overrides.yml` on each use, so an edited file applies without a restart. An
- * invalid file (after start-up validated it) keeps the last good overrides and logs why.
+ * `.basin/pii-overrides.yml`, re-read when it changes so an edit applies without a restart. An
+ * invalid edit keeps the last valid overrides and is reported by `error()` (and logged).
  */
 export class OverridesReader {
-  private lastGood: PiiOverrideRecord[];
+  private readonly file: LiveConfigFile<PiiOverridesFile>;
 
-  constructor(private readonly config: BasinConfig, private readonly log: Logger) {
-    this.lastGood = normalize(config.file<PiiOverridesFile>('pii-overrides').overrides ?? []);
+  constructor(config: BasinConfig, log: Logger) {
+    this.file = new LiveConfigFile(config.projectDir, piiOverridesFileSpec, config.file<PiiOverridesFile>('pii-overrides'), log);
   }
 
   all(): PiiOverrideRecord[] {
-    const file = this.config.resolve(piiOverridesFileSpec.path);
-    let text: string;
-    try {
-      text = fs.readFileSync(file, 'utf8');
-    } catch {
-      return (this.lastGood = []);
-    }
-    try {
-      const { value, problems } = checkAgainstSchema(PiiOverridesFile, parseYaml(text) ?? {});
-      if (problems.length) throw new Error(problems.map((p) => `${p.path}: ${p.message}`).join('; '));
-      return (this.lastGood = normalize((value as PiiOverridesFile).overrides));
-    } catch (e) {
-      this.log.warn({ file, problem: (e as Error).message }, 'pii-overrides.yml is invalid; keeping the last valid overrides');
-      return this.lastGood;
-    }
+    return normalize(this.file.getSync().overrides ?? []);
+  }
+
+  error(): LiveFileError | null {
+    return this.file.error();
   }
 
   /** the override for one column, if any (the last entry wins when a column is listed twice) */

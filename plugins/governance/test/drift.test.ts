@@ -187,6 +187,17 @@ test('PII findings after a load: masked, overrides win, pii_detected once per ne
     fs.writeFileSync(path.join(dir, '.basin/pii-overrides.yml'), 'overrides: []\n');
     r = await app.http.inject({ method: 'GET', url: '/api/governance/pii?source=shop' });
     assert.deepEqual(r.json().map((f: any) => f.column), ['contact', 'email']);
+    // an invalid edit keeps the running overrides and is reported until fixed
+    fs.writeFileSync(path.join(dir, '.basin/pii-overrides.yml'), 'overrides:\n  - source: shop\n    table: customers\n    column: email\n    status: maybe\n');
+    r = await app.http.inject({ method: 'GET', url: '/api/governance/pii?source=shop' });
+    assert.deepEqual(r.json().map((f: any) => f.column), ['contact', 'email']);
+    const bad = ((await app.health()).governance as { pii_overrides_error: { file: string; message: string } | null }).pii_overrides_error;
+    assert.equal(bad?.file, '.basin/pii-overrides.yml');
+    assert.match(bad!.message, /overrides\/0\/status/);
+    fs.writeFileSync(path.join(dir, '.basin/pii-overrides.yml'), 'overrides:\n  - source: shop\n    table: customers\n    column: email\n    status: not_pii\n');
+    r = await app.http.inject({ method: 'GET', url: '/api/governance/pii?source=shop' });
+    assert.deepEqual(r.json().map((f: any) => f.column), ['contact']);
+    assert.equal(((await app.health()).governance as { pii_overrides_error: unknown }).pii_overrides_error, null);
     // nothing raw in the state store
     const stored = JSON.stringify(app.stateDb.prepare('SELECT * FROM gov_pii_findings').all());
     assert.ok(!/user\d+@example\.com/.test(stored) && !/team\d+@corp\.test/.test(stored));

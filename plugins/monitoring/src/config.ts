@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { ConfigFileSpec } from '@basin/core';
+import { ExpressionError, ExpressionGuard } from './expression-guard.js';
 
 export const MonitorSchema = Type.Object(
   {
@@ -53,4 +54,32 @@ export const monitorsFileSpec: ConfigFileSpec = {
   format: 'yaml',
   schema: MonitorsFile,
   normalize: normalizeMonitors,
+  check: (file: MonitorsFile) => checkMonitorExpressions(file.monitors),
 };
+
+/**
+ * Parses every monitor's `value_expression` and `filter` with the guard the runtime plans them with
+ * (`basin config validate` and a live reload run this; table and column names need the warehouse and
+ * are checked when monitors run).
+ */
+export async function checkMonitorExpressions(monitors: Monitor[]): Promise<Array<{ path: string; message: string }>> {
+  const guard = new ExpressionGuard();
+  const problems: Array<{ path: string; message: string }> = [];
+  try {
+    for (const [i, m] of monitors.entries()) {
+      for (const field of ['value_expression', 'filter'] as const) {
+        const expr = m[field];
+        if (expr === undefined) continue;
+        try {
+          await (field === 'filter' ? guard.filter(expr) : guard.valueExpression(expr));
+        } catch (e) {
+          if (!(e instanceof ExpressionError)) throw e;
+          problems.push({ path: `/monitors/${i}/${field}`, message: `${m.name}.${field} ${e.message}` });
+        }
+      }
+    }
+  } finally {
+    guard.close();
+  }
+  return problems;
+}

@@ -46,7 +46,8 @@ export class MonitorEngine {
   private readonly sourceSchemas = new Map<string, Set<string>>();
 
   constructor(
-    private readonly file: () => MonitorsFile,
+    /** monitors.yml as running now (a valid edit applies without a restart) */
+    private readonly file: () => Promise<MonitorsFile>,
     private readonly warehouse: Warehouse,
     private readonly store: MonitorStore,
     private readonly events: EventBus,
@@ -65,14 +66,15 @@ export class MonitorEngine {
     return schema === source || schema === `raw_${source}` || (this.sourceSchemas.get(source)?.has(schema) ?? false);
   }
 
-  selected(sources?: string[]): Monitor[] {
-    const f = this.file();
+  async selected(sources?: string[]): Promise<Monitor[]> {
+    const f = await this.file();
     if (!f.enabled) return [];
     return sources ? f.monitors.filter((m) => sources.some((s) => this.belongsTo(m, s))) : f.monitors;
   }
 
   /** Validates monitors against the warehouse without running them. */
-  async validate(monitors: Monitor[] = this.file().monitors): Promise<PlanProblem[]> {
+  async validate(list?: Monitor[]): Promise<PlanProblem[]> {
+    const monitors = list ?? (await this.file()).monitors;
     const problems: PlanProblem[] = [];
     for (const m of monitors) {
       try {
@@ -92,7 +94,7 @@ export class MonitorEngine {
   }
 
   private async runNow(opts: RunOptions): Promise<RunOutcome> {
-    const monitors = this.selected(opts.sources);
+    const monitors = await this.selected(opts.sources);
     const plans: Array<MonitorPlan | PlanProblem> = [];
     for (const m of monitors) {
       try {

@@ -1,4 +1,4 @@
-import { asValue, definePlugin, type SqliteDb, type Warehouse } from '@basin/core';
+import { asValue, definePlugin, LiveConfigFile, type SqliteDb, type Warehouse } from '@basin/core';
 import { Type } from '@sinclair/typebox';
 import { monitorsFileSpec, type MonitorsFile } from './config.js';
 import { MonitorEngine } from './engine.js';
@@ -18,8 +18,10 @@ export default definePlugin({
   configFiles: [monitorsFileSpec],
   register(ctx) {
     const store = new MonitorStore(ctx.resolve<SqliteDb>('stateDb'));
+    // monitors.yml edits apply without a restart once they validate (schema and expression guard)
+    const monitors = new LiveConfigFile<MonitorsFile>(ctx.config.projectDir, monitorsFileSpec, ctx.config.file<MonitorsFile>('monitors'), ctx.log, () => ctx.clock.now());
     const engine = new MonitorEngine(
-      () => ctx.config.file<MonitorsFile>('monitors'),
+      () => monitors.get(),
       ctx.resolve<Warehouse>('warehouse'),
       store,
       ctx.events,
@@ -58,11 +60,14 @@ export default definePlugin({
     });
     ctx.health(() => {
       const latest = store.latestResults();
-      return { monitor_errors: latest.filter((r) => r.status === 'error').map((r) => ({ monitor: r.monitor, error: r.error })) };
+      return {
+        monitor_errors: latest.filter((r) => r.status === 'error').map((r) => ({ monitor: r.monitor, error: r.error })),
+        monitors_config_error: monitors.error(),
+      };
     });
 
     ctx.routes.get('/api/monitoring', { permission: 'governance.view', schema: { summary: 'Latest metric monitor analysis (cached; run with POST /api/monitoring/run)' } }, async () => {
-      const file = ctx.config.file<MonitorsFile>('monitors');
+      const file = await monitors.get();
       const latest = new Map(store.latestResults().map((r) => [r.monitor, r]));
       return {
         enabled: file.enabled,
