@@ -33,6 +33,13 @@ export interface PiiFindingView extends Omit<PiiFinding, 'entity_type'> {
   last_seen: string | null;
 }
 
+export interface SchemaHistoryEntry {
+  table: string;
+  sync_id: string | null;
+  detected_at: string;
+  changes: DriftChange[];
+}
+
 export interface SourceAttention {
   source: string;
   reasons: Array<'schema_drift' | 'pii' | 'sync_failed'>;
@@ -194,6 +201,21 @@ export class Governance {
 
   driftEvents(filter: { source?: string; table?: string; limit: number; offset: number }) {
     return this.store.driftEvents(filter);
+  }
+
+  /**
+   * The schema history of a source (the only one Basin keeps): its changes grouped per table and
+   * sync, oldest first, the latest `limit` groups.
+   */
+  schemaHistory(source: string, limit: number): SchemaHistoryEntry[] {
+    const groups: SchemaHistoryEntry[] = [];
+    for (const e of this.store.sourceHistory(source)) {
+      const last = groups[groups.length - 1];
+      const change = { change_type: e.change_type, column: e.column, old_type: e.old_type, new_type: e.new_type };
+      if (last && last.table === e.table && last.sync_id === e.sync_id && last.detected_at === e.detected_at) last.changes.push(change);
+      else groups.push({ table: e.table, sync_id: e.sync_id, detected_at: e.detected_at, changes: [change] });
+    }
+    return groups.slice(-limit);
   }
 
   attention(): SourceAttention[] {

@@ -121,6 +121,11 @@ export class GovernanceStore {
     return { items: rows.map(toDriftEvent), total };
   }
 
+  /** every recorded change of a source, oldest first */
+  sourceHistory(source: string): DriftEventRow[] {
+    return (this.db.prepare('SELECT * FROM gov_drift_events WHERE source = ? ORDER BY id').all(source) as any[]).map(toDriftEvent);
+  }
+
   pendingDrift(source?: string): DriftEventRow[] {
     const rows = source
       ? this.db.prepare(`SELECT * FROM gov_drift_events WHERE status = 'pending' AND source = ? ORDER BY id`).all(source)

@@ -45,6 +45,7 @@ test('end to end with the real sync engine and local_files: baseline, auto-accep
     put('shop', 'b.csv', `id,email,amount,coupon\n100,x@example.com,1.5,SPRING\n`);
     r = await engine.run('shop');
     assert.equal(r.status, 'succeeded', r.error ?? '');
+    const couponSync = r.id;
     drift = (await app.http.inject({ method: 'GET', url: '/api/governance/schema-drift?source=shop' })).json();
     assert.deepEqual(drift.items.map((e: any) => [e.change_type, e.column, e.status]), [['column_added', 'coupon', 'auto_accepted']]);
     assert.deepEqual([...(await gov.attentionSources())], []);
@@ -62,6 +63,14 @@ test('end to end with the real sync engine and local_files: baseline, auto-accep
     const pending = drift.items.filter((e: any) => e.status === 'pending').map((e: any) => `${e.change_type}:${e.column}`).sort();
     // (whether a full refresh drops `amount` is the sync engine's choice; the retyped id is breaking either way)
     assert.ok(pending.includes('type_changed:id'), pending.join());
+
+    // the sources API shows governance's history in its own vocabulary (sync keeps no second copy)
+    const details = (await app.http.inject({ method: 'GET', url: '/api/sources/shop/details' })).json();
+    assert.deepEqual(details.schema_changes, [
+      { table, sync_id: couponSync, changes: [{ column: 'coupon', change: 'added', to: 'VARCHAR' }], at: '2026-03-01T12:00:00.000Z' },
+      { table, sync_id: r.id, changes: [{ column: 'id', change: 'type_changed', from: 'BIGINT', to: 'VARCHAR' }, { column: 'amount', change: 'removed', from: 'DOUBLE' }], at: '2026-03-01T12:00:00.000Z' },
+    ]);
+    assert.equal((app.stateDb.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'sync_schema_changes'").get() as { n: number }).n, 0);
 
     // accept: baseline = current schema, flag cleared, next sync reports nothing new
     const acc = await app.http.inject({ method: 'POST', url: '/api/governance/drift/shop/accept' });

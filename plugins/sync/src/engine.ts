@@ -210,10 +210,7 @@ export class SyncEngineImpl implements SyncEngine {
       const at = iso(clock.now());
       if (fullRefresh) store.clearState(record.source);
       store.promotePending(record.id, at);
-      for (const t of tables) {
-        const changes = store.observeTable(record.source, record.id, t, at);
-        for (const ch of changes) log.info(`schema change in ${t.schema}.${t.name}: column ${ch.column} ${ch.change}${ch.from ? ` from ${ch.from}` : ''}${ch.to ? ` to ${ch.to}` : ''}`);
-      }
+      for (const t of tables) store.observeTable(record.source, t, at);
       await session.discard();
       session = null;
       record.rows = tables.reduce((n, t) => n + t.loaded, 0);

@@ -3,6 +3,7 @@ import type { SourceEntry, SourceRegistry } from '@basin/plugin-sources';
 import type { SyncEngineImpl } from './engine.js';
 import { maskConfig, rawSchema, sourceBlock } from './source-config.js';
 import type { SyncStore } from './store.js';
+import type { SchemaChange } from './types.js';
 
 export type SourceStatus = 'synced' | 'syncing' | 'failed' | 'empty' | 'not_synced' | 'unknown';
 
@@ -48,7 +49,15 @@ export function listItem(v: SourceView['deps'], s: SourceEntry, extra: { schedul
   };
 }
 
-export function details(v: SourceView['deps'], s: SourceEntry, extra: { schedule?: unknown; attention?: boolean }) {
+/** one sync's schema changes of one table, oldest group first (from governance) */
+export interface SchemaChangeGroup {
+  table: string;
+  sync_id: string | null;
+  changes: SchemaChange[];
+  at: string;
+}
+
+export function details(v: SourceView['deps'], s: SourceEntry, extra: { schedule?: unknown; attention?: boolean; schemaChanges?: SchemaChangeGroup[] }) {
   const def = v.registry.get(s.type);
   const { items: history, total } = v.store.history(s.name, 20);
   const block = sourceBlock(s, v.registry);
@@ -65,7 +74,7 @@ export function details(v: SourceView['deps'], s: SourceEntry, extra: { schedule
       directory: typeof block.directory === 'string' ? block.directory : null,
     },
     tables_detail: v.store.tables(s.name).map((t) => ({ name: t.name, schema: t.schema, row_count: t.rows, columns: t.columns, updated_at: t.updated_at })),
-    schema_changes: v.store.schemaChanges(s.name).slice(-20),
+    schema_changes: extra.schemaChanges ?? [],
     sync_history: { items: history, total },
     implemented: def?.implemented !== false,
   };

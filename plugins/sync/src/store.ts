@@ -1,5 +1,5 @@
 import { migrate, type SqliteDb } from '@basin/core';
-import type { ObservedColumns, SchemaChange, SyncRecord, SyncTable } from './types.js';
+import type { ObservedColumns, SyncRecord, SyncTable } from './types.js';
 
 const MIGRATIONS = [
   `CREATE TABLE sync_history (
@@ -18,6 +18,8 @@ const MIGRATIONS = [
    CREATE TABLE sync_logs (id INTEGER PRIMARY KEY AUTOINCREMENT, sync_id TEXT, source TEXT NOT NULL, at TEXT NOT NULL,
      level TEXT NOT NULL, message TEXT NOT NULL);
    CREATE INDEX sync_logs_source ON sync_logs (source, id);`,
+  // schema history is governance's (gov_drift_events); sync keeps only the current columns
+  `DROP TABLE sync_schema_changes;`,
 ];
 
 export interface LogLine {
@@ -173,38 +175,11 @@ export class SyncStore {
     return rows.map((r) => ({ source: r.source, name: r.table_name, schema: r.schema_name, rows: r.rows, columns: JSON.parse(r.columns_json), updated_at: r.updated_at }));
   }
 
-  /** records a table's rows and columns after a swap; returns what changed against the last observation */
-  observeTable(source: string, syncId: string, t: { name: string; schema: string; rows: number; columns: ObservedColumns }, at: string): SchemaChange[] {
-    const prev = this.db.prepare('SELECT columns_json FROM sync_tables WHERE source = ? AND table_name = ?').get(source, t.name) as { columns_json: string } | undefined;
-    const changes: SchemaChange[] = [];
-    if (prev) {
-      const old = new Map((JSON.parse(prev.columns_json) as ObservedColumns).map((c) => [c.name, c.type]));
-      for (const c of t.columns) {
-        const was = old.get(c.name);
-        if (was === undefined) changes.push({ column: c.name, change: 'added', to: c.type });
-        else if (was !== c.type) changes.push({ column: c.name, change: 'type_changed', from: was, to: c.type });
-        old.delete(c.name);
-      }
-      for (const [name, type] of old) changes.push({ column: name, change: 'removed', from: type });
-    }
-    this.db.transaction(() => {
-      this.db
-        .prepare('INSERT OR REPLACE INTO sync_tables (source, table_name, schema_name, rows, columns_json, updated_at) VALUES (?,?,?,?,?,?)')
-        .run(source, t.name, t.schema, t.rows, JSON.stringify(t.columns), at);
-      if (changes.length) {
-        this.db.prepare('INSERT INTO sync_schema_changes (source, table_name, sync_id, changes_json, at) VALUES (?,?,?,?,?)').run(source, t.name, syncId, JSON.stringify(changes), at);
-      }
-    })();
-    return changes;
-  }
-
-  schemaChanges(source: string): Array<{ table: string; sync_id: string; changes: SchemaChange[]; at: string }> {
-    return (this.db.prepare('SELECT * FROM sync_schema_changes WHERE source = ? ORDER BY id').all(source) as Array<{ table_name: string; sync_id: string; changes_json: string; at: string }>).map((r) => ({
-      table: r.table_name,
-      sync_id: r.sync_id,
-      changes: JSON.parse(r.changes_json),
-      at: r.at,
-    }));
+  /** records a table's rows and columns after a swap (schema changes are recorded by governance) */
+  observeTable(source: string, t: { name: string; schema: string; rows: number; columns: ObservedColumns }, at: string): void {
+    this.db
+      .prepare('INSERT OR REPLACE INTO sync_tables (source, table_name, schema_name, rows, columns_json, updated_at) VALUES (?,?,?,?,?,?)')
+      .run(source, t.name, t.schema, t.rows, JSON.stringify(t.columns), at);
   }
 
   // logs

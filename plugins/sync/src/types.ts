@@ -55,6 +55,7 @@ export interface SyncEngine {
   addPostLoadHook(fn: PostLoadHook): void;
 }
 
+/** one column change as the sources API shows it (`schema_changes` of a source's details; recorded by governance) */
 export interface SchemaChange {
   column: string;
   change: 'added' | 'type_changed' | 'removed';

@@ -3,8 +3,9 @@ import { Type } from '@sinclair/typebox';
 import type { SourceRegistry } from '@basin/plugin-sources';
 import type { SyncEngineImpl } from '../engine.js';
 import { configuredSources, findSource } from '../source-config.js';
-import { details, listItem } from '../source-status.js';
+import { details, listItem, type SchemaChangeGroup } from '../source-status.js';
 import type { SyncStore } from '../store.js';
+import type { SchemaChange } from '../types.js';
 
 export const SourceParams = Type.Object({ source_name: Type.String({ pattern: '^[a-z0-9_]+$', maxLength: 200 }) });
 
@@ -14,9 +15,15 @@ interface SchedulerLike {
   nextRun?(name: string): Date | null;
 }
 
+/** the part of the governance service read here: its schema history, in its own vocabulary */
+interface GovernanceSchemaHistory {
+  schemaHistory(source: string, limit: number): Array<{ table: string; sync_id: string | null; detected_at: string; changes: Array<{ change_type: string; column: string; old_type: string | null; new_type: string | null }> }>;
+}
+
 interface Extras {
   schedule(name: string): unknown;
   attention(): Promise<Set<string>>;
+  schemaChanges(source: string): SchemaChangeGroup[];
 }
 
 /** Schedule info and attention flags come from other plugins when they are installed. */
@@ -35,6 +42,11 @@ export function extras(ctx: PluginContext): Extras {
       } catch {
         return null;
       }
+    },
+    schemaChanges(source) {
+      const g = ctx.tryResolve<GovernanceSchemaHistory>('governance');
+      if (typeof g?.schemaHistory !== 'function') return [];
+      return g.schemaHistory(source, 20).map((h) => ({ table: h.table, sync_id: h.sync_id, changes: h.changes.map(toSchemaChange), at: h.detected_at }));
     },
     async attention() {
       const g = ctx.tryResolve<{ attentionSources(): Promise<Set<string>> }>('governance');
@@ -78,6 +90,12 @@ export function registerSourceRoutes(ctx: PluginContext, d: { registry: SourceRe
     const s = findSource(ctx.config, req.params.source_name);
     if (!s) throw errors.notFound(`Source "${req.params.source_name}"`);
     const attention = await ex.attention();
-    return details(deps, s, { schedule: ex.schedule(s.name), attention: attention.has(s.name) });
+    return details(deps, s, { schedule: ex.schedule(s.name), attention: attention.has(s.name), schemaChanges: ex.schemaChanges(s.name) });
   });
+}
+
+/** governance's change names → the sources API's (`column_added` → `added`, old/new type → from/to) */
+function toSchemaChange(c: { change_type: string; column: string; old_type: string | null; new_type: string | null }): SchemaChange {
+  const change = c.change_type === 'column_added' ? 'added' : c.change_type === 'column_removed' ? 'removed' : 'type_changed';
+  return { column: c.column, change, ...(c.old_type !== null ? { from: c.old_type } : {}), ...(c.new_type !== null ? { to: c.new_type } : {}) };
 }
