@@ -13,7 +13,17 @@ import './events.js';
 export interface PostLoad {
   source: string;
   syncId: string;
-  tables: { name: string; schema: string; rows: number }[];
+  tables: {
+    name: string;
+    schema: string;
+    rows: number;
+    /**
+     * the columns of the data this sync loaded into the table: an incremental load keeps columns its
+     * new files lack, so those are compared, not the table's. null: nothing was loaded (the schema did
+     * not change); absent: compare the table as it is
+     */
+    loaded_columns?: string[] | null;
+  }[];
   fullRefresh: boolean;
 }
 
@@ -79,7 +89,7 @@ export class Governance {
     for (const t of c.tables) {
       if (this.settings.drift_enabled) {
         try {
-          await this.checkDrift(c.source, t.schema, t.name, c.syncId);
+          if (t.loaded_columns !== null) await this.checkDrift(c.source, t.schema, t.name, c.syncId, t.loaded_columns);
         } catch (err) {
           this.log.error({ err, source: c.source, table: t.name }, 'schema drift check failed');
         }
@@ -94,10 +104,14 @@ export class Governance {
     }
   }
 
-  async checkDrift(source: string, schema: string, table: string, syncId: string | null): Promise<TableDriftOutcome> {
-    const current = await readTableSchema(this.warehouse, schema, table);
-    if (!current) return { table, outcome: 'unchanged', changes: [] };
+  async checkDrift(source: string, schema: string, table: string, syncId: string | null, loadedColumns?: string[]): Promise<TableDriftOutcome> {
+    const inTable = await readTableSchema(this.warehouse, schema, table);
+    if (!inTable) return { table, outcome: 'unchanged', changes: [] };
+    const loaded = loadedColumns ? new Set(loadedColumns) : null;
+    // a column the newly loaded files lack is removed from the source, though older rows keep it in the table
+    const current = loaded ? inTable.filter((c) => loaded.has(c.name)) : inTable;
     const at = this.now();
+    this.store.saveLoadedSchema(source, table, current, at);
     const baseline = this.store.baseline(source, table);
     if (!baseline) {
       this.store.saveBaseline({ source, table_name: table, table_schema: schema, columns: current, updated_at: at });
@@ -132,7 +146,14 @@ export class Governance {
     const known = new Map<string, string>();
     for (const b of this.store.baselines(source)) known.set(b.table_name, b.table_schema);
     for (const e of this.store.pendingDrift(source)) known.set(e.table, e.schema);
-    const read = await Promise.all([...known].map(async ([table, schema]) => ({ table, schema, columns: await readTableSchema(this.warehouse, schema, table) })));
+    // the schema the latest load delivered (without columns only older rows still have), else the table's
+    const read = await Promise.all(
+      [...known].map(async ([table, schema]) => {
+        const inTable = await readTableSchema(this.warehouse, schema, table);
+        const loaded = this.store.loadedSchema(source, table);
+        return { table, schema, columns: inTable && loaded ? inTable.filter((c) => loaded.some((l) => l.name === c.name)) : inTable };
+      }),
+    );
     const at = this.now();
     const { cleared, resolved } = this.store.transaction(() => {
       for (const t of read) {

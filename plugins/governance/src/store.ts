@@ -20,6 +20,8 @@ const MIGRATIONS = [
      PRIMARY KEY (source, table_name, column_name));
    CREATE TABLE gov_pii_scans (source TEXT NOT NULL, table_name TEXT NOT NULL, schema_hash TEXT NOT NULL, scanned_at TEXT NOT NULL, PRIMARY KEY (source, table_name));
    CREATE TABLE gov_sync_failures (source TEXT PRIMARY KEY, sync_id TEXT, error TEXT, failed_at TEXT NOT NULL);`,
+  // the schema each table's latest load delivered (an incremental load keeps columns its files no longer have)
+  `CREATE TABLE gov_loaded_schemas (source TEXT NOT NULL, table_name TEXT NOT NULL, columns TEXT NOT NULL, updated_at TEXT NOT NULL, PRIMARY KEY (source, table_name));`,
 ];
 
 export interface Baseline {
@@ -89,6 +91,18 @@ export class GovernanceStore {
 
   deleteBaseline(source: string, table: string): void {
     this.db.prepare('DELETE FROM gov_baselines WHERE source = ? AND table_name = ?').run(source, table);
+    this.db.prepare('DELETE FROM gov_loaded_schemas WHERE source = ? AND table_name = ?').run(source, table);
+  }
+
+  saveLoadedSchema(source: string, table: string, columns: ColumnSchema[], at: string): void {
+    this.db
+      .prepare('INSERT INTO gov_loaded_schemas (source, table_name, columns, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT (source, table_name) DO UPDATE SET columns = excluded.columns, updated_at = excluded.updated_at')
+      .run(source, table, JSON.stringify(columns), at);
+  }
+
+  loadedSchema(source: string, table: string): ColumnSchema[] | undefined {
+    const r = this.db.prepare('SELECT columns FROM gov_loaded_schemas WHERE source = ? AND table_name = ?').get(source, table) as { columns: string } | undefined;
+    return r ? JSON.parse(r.columns) : undefined;
   }
 
   addDriftEvent(e: Omit<DriftEventRow, 'id' | 'resolved_at'>): void {
