@@ -47,6 +47,9 @@ test('person names of several languages and scripts are found by value, under ne
   for (const c of ['customer', 'lead_name', 'owner', 'member', 'x1']) assert.equal(classifyColumn(c, col(names), opts)?.entity_type, 'person_name', c);
   assert.equal(classifyColumn('romaji_name', col(['Akira Takahashi', 'Yui Sato', 'Haruto Suzuki', 'Sakura Tanaka']), opts)?.entity_type, 'person_name');
   assert.equal(classifyColumn('c', col(['佐々木 淳', '田中 花子', '王伟', '古谷 あゆみ', '篠原秀雄様']), opts)?.entity_type, 'person_name');
+  assert.equal(classifyColumn('c', col(['김민준', '이서연', '박 지훈', '최유진님']), opts)?.entity_type, 'person_name', 'Korean');
+  // a street's name without a number is not a person
+  assert.equal(classifyColumn('x', col(['Via Rossi', 'Kathleen Burgs', 'Rua Xavier', 'Calle Mayor']), opts), null);
   const found = classifyColumn('customer', col(names), opts)!;
   assert.ok(found.masked_examples.every((m) => !names.includes(m)), 'examples are masked');
   // products, companies and places made of words that are also names are not people
@@ -55,7 +58,7 @@ test('person names of several languages and scripts are found by value, under ne
 });
 
 test('addresses are found by value in several locales', () => {
-  for (const a of ['Liebeltweg 69/85, 67837 Northeim', 'Ronda Lino Espada 22, Salamanca, 41465', '21 Impasse de Vaugirard, 98456 Créteil', 'Rua Xavier, 164', '745 Vincenza Mews, London KW9 5RI', '〒926-6810 秋田県南田中区5丁目5番2号', '74511 W Washington Avenue, Austin, TX 78701', 'Apenrader Str. 17c'])
+  for (const a of ['Liebeltweg 69/85, 67837 Northeim', 'Ronda Lino Espada 22, Salamanca, 41465', '21 Impasse de Vaugirard, 98456 Créteil', 'Rua Xavier, 164', '745 Vincenza Mews, London KW9 5RI', '〒926-6810 秋田県南田中区5丁目5番2号', '74511 W Washington Avenue, Austin, TX 78701', 'Apenrader Str. 17c', 'bulw. Rutkowski 5/5, 02-468 Leżajsk', 'Dahlbergs Väg 53, 87352 Ensta', 'Furugränden 9, 55024 Hahult'])
     assert.ok(addressScore(a) >= 0.6, a);
   for (const a of ['Road Bike 29', 'Incredible Granite Keyboard', '10.2.3.4', 'Suite of 3 tools']) assert.equal(addressScore(a), 0, a);
   assert.equal(classifyColumn('direccion', col(['Ronda Lino Espada 22, Salamanca, 41465', 'Calle Mayor 5, Madrid, 28013']), opts)?.entity_type, 'address');

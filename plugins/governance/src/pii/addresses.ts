@@ -13,10 +13,11 @@ const NUMBER_AFTER_TYPES =
   'calle|c/|puente|quinta|ramal|sección|seccion|rampa|pasadizo|plazuela|paraje|arrabal|rincón|lugar|rúa|avenida|avda|av|plaza|pza|paseo|camino|ronda|travesía|travesia|carretera|ctra|glorieta|callejón|callejon|urbanización|urbanizacion|urb|pasaje|rambla|vía|via|cuesta|alameda|bajada|sector|partida|polígono|poligono|barrio|carrera|cañada|muelle|subida|vereda|' +
   'rua|r|travessa|tv|praça|praca|rodovia|estrada|largo|marginal|viela|ladeira|vila|quadra|beco|viaduto|conjunto|condomínio|' +
   'viale|piazza|corso|vicolo|contrada|borgo|strada|piazzale|' +
+  'ul|ulica|al|aleja|pl|plac|os|osiedle|bulw|bulwar|rondo|rynek|ogród|wyspa|skwer|droga|szosa|wybrzeże|' +
   'am|an der|auf dem|auf der|auf\'m|im|in der|zum|zur|' +
   'rue|avenue|boulevard|place|chemin|impasse|allée|quai|route';
 /** German and Dutch street names end in their type: Hauptstraße, Liebeltweg, Max-Liebermann-Str. */
-const COMPOUND_ENDINGS = 'straße|strasse|str\\.|weg|gasse|platz|allee|ring|damm|ufer|chaussee|steig|pfad|markt|berg|hof|feld|garten|park|brücke|graben|tor|kamp|stieg|zeile|promenade|anger|winkel|grund|höhe|siedlung|straat|laan|plein|gracht|kade|singel|dijk|hof|pad';
+const COMPOUND_ENDINGS = 'gatan|gata|vägen|väg|gränden|gränd|allén|torget|torg|stigen|backen|platsen|leden|straße|strasse|str\\.|weg|gasse|platz|allee|ring|damm|ufer|chaussee|steig|pfad|markt|berg|hof|feld|garten|park|brücke|graben|tor|kamp|stieg|zeile|promenade|anger|winkel|grund|höhe|siedlung|straat|laan|plein|gracht|kade|singel|dijk|hof|pad';
 
 const HOUSE_NO = '\\d{1,5}(?:\\s?[a-zA-Z](?![a-zA-Z]))?(?:\\s?(?:bis|ter))?(?:[/-]\\d{1,4})?';
 const WORD = "[\\p{L}\\p{M}'’.-]+";
@@ -24,16 +25,16 @@ const NUMBER_FIRST = new RegExp(`^${HOUSE_NO},?\\s+(?:${WORD}\\s+){0,5}?(?:${NUM
 const FR_NUMBER_FIRST = new RegExp(`^${HOUSE_NO},?\\s+(?:${NUMBER_FIRST_TYPES})\\.?\\s+\\S`, 'iu');
 const NUMBER_AFTER = new RegExp(`(?:^|,\\s*)(?:${NUMBER_AFTER_TYPES})\\.?\\s+(?:${WORD},?\\s+){0,5}?(?:n[º°o]\\.?\\s*)?(?:${HOUSE_NO}|s/n)(?=[\\s,]|$)`, 'iu');
 const NUMBER_FIRST_START_TYPE = new RegExp(`^${HOUSE_NO},?\\s+(?:${NUMBER_AFTER_TYPES})\\.?\\s+\\S`, 'iu');
-/** German street types as their own word: `Apenrader Str. 17c` */
-const GERMAN_WORD = new RegExp(`(?:^|\\s)(?:str\\.|straße|strasse|weg|gasse|platz|allee|ring|damm|ufer)\\s+${HOUSE_NO}(?=[\\s,]|$)`, 'iu');
+/** German and Swedish street types as their own word after the name: `Apenrader Str. 17c`, `Dahlbergs Väg 53` */
+const TYPE_WORD = new RegExp(`(?:^|\\s)(?:str\\.|straße|strasse|weg|gasse|platz|allee|ring|damm|ufer|väg|vägen|gata|gatan|gränd|torg)\\s+${HOUSE_NO}(?=[\\s,]|$)`, 'iu');
 /** a number followed by a flat, floor or lot: `Apt. 337`, `3º Izda.`, `Lote 19`, `2 étage` */
 const UNIT = /\d+[a-z]?,?\s+(?:apt\.?|apartment|suite|unit|flat|lote|quadra|bloco|andar|étage|etage|og|zimmer|piso|puerta|bajo|izda\.?|dcha\.?)\s+\S|\d+\s?º\s*(?:izda|dcha|[A-H])\b/iu;
 const COMPOUND = new RegExp(`(?:^|\\s|,)\\p{L}[\\p{L}\\p{M}-]*(?:${COMPOUND_ENDINGS})\\s+${HOUSE_NO}(?=[\\s,]|$)`, 'iu');
 /** Japanese addresses: prefecture, city/ward, chōme/ban/gō blocks */
 const JAPANESE = /(\d+丁目|\d+番地?|\d+号(?!室)|[都道府県].{0,8}[市区町村郡]|[市区町村].{0,8}\d+[-−－]\d+)/u;
 
-/** postal-code shapes: US ZIP(+4), BR CEP, UK postcode, JP, NL, and 4-5 digit continental codes */
-const POSTAL = /(^|[\s,])(\d{5}-\d{4}|\d{5}-\d{3}|[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}|〒?\d{3}-\d{4}|\d{4}\s?[A-Z]{2}|\d{4,5})(?=[\s,]|$)/u;
+/** postal-code shapes: US ZIP(+4), BR CEP, UK postcode, JP, NL, PL, and 4-5 digit continental codes */
+const POSTAL = /(^|[\s,])(\d{5}-\d{4}|\d{5}-\d{3}|\d{2}-\d{3}|[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}|〒?\d{3}-\d{4}|\d{4}\s?[A-Z]{2}|\d{4,5})(?=[\s,]|$)/u;
 const PLACE = /\p{Lu}[\p{Ll}\p{M}]+/u;
 
 /** How much a value looks like a postal address, 0..1. */
@@ -41,7 +42,7 @@ export function addressScore(raw: string): number {
   const v = raw.trim();
   if (v.length < 6 || v.length > 200 || !/\d/.test(v)) return 0;
   if (JAPANESE.test(v)) return 1;
-  if (NUMBER_FIRST.test(v) || FR_NUMBER_FIRST.test(v) || NUMBER_AFTER.test(v) || COMPOUND.test(v) || NUMBER_FIRST_START_TYPE.test(v) || GERMAN_WORD.test(v)) return 1;
+  if (NUMBER_FIRST.test(v) || FR_NUMBER_FIRST.test(v) || NUMBER_AFTER.test(v) || COMPOUND.test(v) || NUMBER_FIRST_START_TYPE.test(v) || TYPE_WORD.test(v)) return 1;
   if (UNIT.test(v)) return 0.8;
   // "00180 Motril", "Northeim, 67837": a postal code beside a place name, with a comma or at the start
   const parts = v.split(',').map((p) => p.trim());
@@ -49,3 +50,10 @@ export function addressScore(raw: string): number {
   if (/^(\d{4,5}|\d{5}-\d{3})\s+\p{Lu}[\p{Ll}\p{M}]+/u.test(v)) return 0.6;
   return 0;
 }
+
+/** street types that are not also family names (Hill, Green, Ford are both) */
+const UNAMBIGUOUS_LAST = /\s(street|st\.?|avenue|ave\.?|road|rd\.?|boulevard|blvd\.?|drive|court|crescent|terrace|mews|burgs?|junctions?|plaza|parkway|circle|trail|highway|alley|square|place|lane|close|estates?|extensions?|heights|villages?|ville|loop|pike|causeway|expressway|freeway|gardens|turnpike|straße|strasse|weg|gasse|allee|gatan|vägen|väg|gata|straat|laan)$/iu;
+const UNAMBIGUOUS_FIRST = /^(via|viale|piazza|corso|vicolo|rua|travessa|praça|rodovia|calle|avenida|paseo|ronda|plaza|camino|carretera|rue|allée|impasse|chemin|quai|boulevard|avenue|ul\.|ulica|aleja|al\.|plac|osiedle|rondo|rynek)\s/iu;
+
+/** A street's name without a number (`Via Rossi`, `Kathleen Burgs`): an address part, not a person's name. */
+export const isStreetName = (v: string): boolean => UNAMBIGUOUS_FIRST.test(v.trim()) || UNAMBIGUOUS_LAST.test(v.trim());

@@ -1,13 +1,14 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { isStreetName } from './addresses.js';
 
 /**
  * Name data the person-name detector reads, loaded once:
  * - `known`: ~197,000 given and family names of many countries (the `humannames` package, ASCII);
  * - `englishWords`: names that are also English words (from `an-array-of-english-words`): such a
  *   name (Rose, Baker, Steel) is weaker evidence than one that is not (Kathleen, Perrier);
- * - `cjkFamily`: common Chinese and Japanese family names in Han script (data/cjk-family-names.txt).
+ * - `cjkFamily`: common Chinese, Japanese and Korean family names (data/cjk-family-names.txt).
  */
 export interface NameData {
   known: Set<string>;
@@ -50,7 +51,7 @@ export const fold = (s: string): string =>
 const HONORIFICS = new Set(
   'mr mrs ms miss mx dr prof sir dame lady lord rev herr frau fräulein fr hr dipl ing mag dott dottssa dottoressa sig sigra signor signora sr sra srta don doña dña dª señor señora señorita senhor senhora m mme mlle monsieur madame mademoiselle me maître mevr dhr'.split(' '),
 );
-const SUFFIXES = new Set('jr junior sr snr jnr ii iii iv phd md filho neto sobrinho júnior'.split(' '));
+const SUFFIXES = new Set('jr junior sr snr jnr i ii iii iv v phd md filho neto sobrinho júnior'.split(' '));
 /** lower-case parts of family names */
 const PARTICLES = new Set('de del della dei di da das do dos du la le les van von der den ter ten zu zum y e bin ibn al el st'.split(' '));
 /** words that make a value an organisation, not a person */
@@ -81,7 +82,8 @@ export function personNameScore(raw: string, data: NameData, singleAllowed = fal
   let v = raw.trim();
   if (!v || v.length > 80 || /\d|@|[/\\|:;]/.test(v)) return 0;
   if (/[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}]/u.test(v)) return cjkNameScore(v, data, singleAllowed);
-  if (ORGANISATION.test(v)) return 0;
+  if (/\p{sc=Hangul}/u.test(v)) return hangulNameScore(v, data);
+  if (ORGANISATION.test(v) || isStreetName(v)) return 0;
   // "Webb, Kathleen"
   const comma = v.split(',');
   if (comma.length === 2 && !/\s/.test(comma[0]!.trim()) && comma[1]!.trim()) v = `${comma[1]!.trim()} ${comma[0]!.trim()}`;
@@ -134,4 +136,12 @@ function cjkNameScore(v: string, data: NameData, singleAllowed: boolean): number
   // three or four Han characters is the usual length of a full name; without a listed family name it is shape only
   if (/^[\p{sc=Han}]{3,4}$/u.test(joined)) return 0.5;
   return singleAllowed ? 0.5 : 0;
+}
+
+/** Korean: 2-4 Hangul syllables (family name first, usually one syllable), optionally spaced after the family name */
+function hangulNameScore(v: string, data: NameData): number {
+  const joined = v.replace(/[\s님씨]+$/u, '').replace(/\s+/gu, '');
+  if (!/^\p{sc=Hangul}{2,4}$/u.test(joined) || /(주식회사|회사|은행|대학|병원|센터)/u.test(joined)) return 0;
+  const family = [2, 1].some((n) => joined.length > n && data.cjkFamily.has(joined.slice(0, n)));
+  return family ? 0.9 : 0;
 }
