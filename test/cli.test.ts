@@ -18,6 +18,9 @@ test('basin init creates a complete project and refuses to overwrite it', async 
   const dir = path.join(tempDir(), 'acme');
   const r = await cli(['init', dir, '--yes', '--name', 'acme']);
   assert.equal(r.code, 0, r.out);
+  // the next steps, in the order a new user needs them
+  const steps = ['basin source add', 'basin config validate', 'basin sync', 'basin start', 'basin keys create'].map((s) => r.out.indexOf(s));
+  assert.ok(steps.every((i, n) => i >= 0 && (n === 0 || i > steps[n - 1]!)), r.out);
   for (const f of ['.basin/project.yml', '.basin/sources.yml', '.basin/schedules.yml', 'tx/dbt_project.yml', 'tx/profiles.yml', 'tx/models/staging', 'tx/models/intermediate', 'tx/models/marts', 'data/uploads', '.env', '.gitignore']) {
     assert.ok(fs.existsSync(path.join(dir, f)), f);
   }

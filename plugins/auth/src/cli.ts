@@ -5,6 +5,7 @@ import { Value } from '@sinclair/typebox/value';
 import { CliExit, EXIT, isBasinError, isRole, PROJECT_FILE, systemClock, writeFileAtomic, type CliContext } from '@basin/core';
 import { AuthSection } from './config.js';
 import { openAuthDb } from './db.js';
+import { registerKeyCommands } from './cli-keys.js';
 import { AuthService } from './service.js';
 
 /**
@@ -168,4 +169,6 @@ export function registerAuthCommands(cli: CliContext): void {
       out(`Reset ${email}: two-factor removed, sessions ended. Temporary password (must be changed at login):`);
       out(temp);
     });
+
+  registerKeyCommands(cli, withService);
 }

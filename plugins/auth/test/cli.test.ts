@@ -59,3 +59,40 @@ test('basin users add/list/unlock/recover-admin and auth enable/status work on a
   assert.equal(basin(['users', 'recover-admin', 'v@example.com', '--project', dir]).status, 1, 'only admins');
   svc.db.close();
 });
+
+test('basin keys create/list/revoke: the printed key works against the server until it is revoked', async () => {
+  const { bootApp } = await import('@basin/test');
+  const authPlugin = (await import('../src/index.js')).default;
+  const dir = makeProject();
+  // no user yet: create says what to do
+  const none = basin(['keys', 'create', '--project', dir]);
+  assert.equal(none.status, 1);
+  assert.match(none.stderr, /no active user yet.*basin users add/);
+  assert.equal(basin(['users', 'add', 'root@example.com', '--role', 'admin', '--password-stdin', '--project', dir], 'a strong admin passphrase\n').status, 0);
+  assert.equal(basin(['keys', 'create', '--user', 'nobody@example.com', '--project', dir]).status, 1);
+  assert.match(basin(['keys', 'create', '--expires', 'soon', '--project', dir]).stderr, /not a date/);
+
+  const created = basin(['keys', 'create', '--name', 'laptop', '--project', dir]);
+  assert.equal(created.status, 0, created.stderr);
+  const key = /^(basin_ak_[A-Za-z0-9_-]{32})$/m.exec(created.stdout)?.[1];
+  assert.ok(key, created.stdout);
+  assert.match(created.stdout, /for root@example\.com \(admin\)/);
+
+  const listed = JSON.parse(basin(['keys', 'list', '--json', '--project', dir]).stdout);
+  assert.equal(listed.length, 1);
+  assert.equal(listed[0].name, 'laptop');
+  assert.ok(!JSON.stringify(listed).includes(key!), 'the list never shows the key');
+
+  const app = await bootApp(dir, { plugins: [authPlugin] });
+  try {
+    const call = () => app.http.inject({ method: 'GET', url: '/api/admin/users', headers: { authorization: `Bearer ${key}` } });
+    assert.equal((await call()).statusCode, 200);
+    const rev = basin(['keys', 'revoke', `${listed[0].prefix}...`, '--project', dir]);
+    assert.equal(rev.status, 0, rev.stderr);
+    assert.match(rev.stdout, /Revoked API key/);
+    assert.equal((await call()).statusCode, 401);
+    assert.match(basin(['keys', 'revoke', listed[0].id, '--project', dir]).stdout, /already revoked/);
+  } finally {
+    await app.close();
+  }
+});

@@ -17,7 +17,16 @@ export function registerCommands(cli: CliContext): void {
       try {
         const files = scaffoldProject(dir, { name: o.name, purpose: o.purpose });
         out(`Created Basin project in ${path.resolve(dir)} (${files.length} files).`);
-        out(`Next: basin start --project ${dir}`);
+        // the first hour: what to do after init, in the order a new user needs it
+        const p = /^[\w./@:+-]+$/.test(dir) ? dir : `'${dir.replace(/'/g, `'\\''`)}'`;
+        out('');
+        out('Next steps:');
+        out(`  1. Add a source:        basin source add --project ${p}`);
+        out(`  2. Check the config:    basin config validate --project ${p}`);
+        out(`  3. Load the data:       basin sync --project ${p}`);
+        out(`  4. Open the UI:         basin start --project ${p}   (then http://127.0.0.1:8800/)`);
+        out('While the server runs, `basin sync` and `basin tx run` go through it; with authentication on they');
+        out('need an API key: basin keys create --user EMAIL, then export BASIN_API_KEY=<the key>.');
       } catch (e) {
         throw new CliExit(EXIT.failure, `basin init: ${(e as Error).message}`);
       }
