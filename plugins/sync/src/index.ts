@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import multipart from '@fastify/multipart';
-import { asValue, definePlugin, type PluginContext } from '@basin/core';
+import { asValue, definePlugin, removeServerInfo, writeServerInfo, type PluginContext } from '@basin/core';
 import { Type } from '@sinclair/typebox';
 import type { SourceRegistry } from '@basin/plugin-sources';
 import { registerSyncCommands } from './cli/commands.js';
@@ -9,7 +9,6 @@ import { registerFileRoutes, type UploadsSection } from './routes/files.js';
 import { registerLogRoutes } from './routes/logs.js';
 import { registerSourceRoutes } from './routes/sources.js';
 import { registerSyncRoutes } from './routes/sync.js';
-import { removeServerInfo, writeServerInfo } from './server-file.js';
 import { configuredSources } from './source-config.js';
 import { SyncStore } from './store.js';
 import { FileWatcher } from './watcher.js';
@@ -18,7 +17,6 @@ export * from './types.js';
 export { SyncEngineImpl } from './engine.js';
 export { SyncStore } from './store.js';
 export { LoadSession } from './loader.js';
-export { runningServer, readServerInfo, serverFile } from './server-file.js';
 export { maskConfig, rawSchema } from './source-config.js';
 
 /** project.yml `uploads:` (beyond SPEC, which leaves the upload size open) */

@@ -5,10 +5,10 @@ import { spawnSync } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
-import { buildProgram, CliExit } from '@basin/core';
+import { buildProgram, CliExit, serverFile } from '@basin/core';
 import sourcesPlugin from '@basin/plugin-sources';
 import { bootApp, disableAuth, makeProject } from '@basin/test';
-import syncPlugin, { serverFile } from '../src/index.js';
+import syncPlugin from '../src/index.js';
 
 async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
   const stdout = new PassThrough();

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type cliProgressTypes from 'cli-progress';
 import { CliExit, EXIT, type CliContext } from '@basin/core';
 import type { SyncEngineImpl } from '../engine.js';
-import { runningServer, type ServerInfo } from '../server-file.js';
+import { runningServer, type ServerInfo } from '@basin/core';
 import { configuredSources } from '../source-config.js';
 import type { SyncRecord } from '../types.js';
 

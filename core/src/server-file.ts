@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '@basin/core';
+import { writeFileAtomic } from './fsutil.js';
 
-/** `.basin/server.json`: written by a listening server so the CLI calls its API instead of opening the warehouse. */
+/** `.basin/server.json`: written by a listening server (the sync plugin writes it once the port is open) so the CLI calls its API instead of opening the warehouse. */
 export interface ServerInfo {
   pid: number;
   url: string;
