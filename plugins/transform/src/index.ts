@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { asValue, definePlugin, type PluginContext } from '@basin/core';
 import { AutoRunCoalescer, realTimer, type SetTimer } from './auto-run.js';
 import { registerTxCommands } from './commands.js';
@@ -61,6 +62,7 @@ export default definePlugin({
       clock: ctx.clock,
       log: ctx.log,
       txDir,
+      displayDir: path.relative(config.projectDir, txDir) || '.',
       dbt,
       timeoutMs: () => section().timeout_seconds * 1000,
       docsAfterRun: () => section().docs_after_run,

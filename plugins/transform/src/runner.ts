@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { errors, type Clock, type EventBus, type Logger, type Warehouse } from '@basin/core';
 import { readManifest, readRunResults } from './artifacts.js';
-import { FAILED_STATUSES, type DbtLogLine } from './dbt-log.js';
+import { FAILED_STATUSES, isProgressLine, type DbtLogLine } from './dbt-log.js';
+import { locateModelError, withLocation } from './error-location.js';
 import { runDbt, type DbtExit } from './dbt-process.js';
 import type { TxHistory } from './history.js';
 import type { TxModelResult, TxRunOptions, TxRunRecord, TxRunner } from './types.js';
@@ -16,6 +17,8 @@ export interface DbtRunnerDeps {
   log: Logger;
   /** the dbt project directory (tx/) */
   txDir: string;
+  /** txDir as a person sees it, relative to the project (error messages name `tx/models/...`) */
+  displayDir: string;
   /** resolves the dbt executable, installing the venv when needed */
   dbt: () => Promise<string>;
   timeoutMs: () => number;
@@ -30,6 +33,10 @@ interface Active {
 
 type LineListener = (line: DbtLogLine, runId: string) => void;
 
+/** dbt's console output of recent runs, for `GET /api/tx/runs/{id}/output` (the CLI streams it) */
+const OUTPUT_RUNS_KEPT = 20;
+const OUTPUT_LINES_KEPT = 5000;
+
 /**
  * The txRunner service. One dbt process at a time (runs queue in order); each dbt invocation runs
  * inside warehouse.handoff (the server closes its handle, dbt is the only writer, the server reopens);
@@ -39,6 +46,7 @@ export class DbtRunner implements TxRunner {
   private chain: Promise<unknown> = Promise.resolve();
   private readonly active = new Map<string, Active>();
   private readonly listeners = new Set<LineListener>();
+  private readonly outputs = new Map<string, string[]>();
   private lastDocsAt: Date | null = null;
 
   constructor(private readonly d: DbtRunnerDeps) {}
@@ -59,6 +67,28 @@ export class DbtRunner implements TxRunner {
   onLine(fn: LineListener): () => void {
     this.listeners.add(fn);
     return () => this.listeners.delete(fn);
+  }
+
+  /** dbt's progress lines of a recent run from index `after` on; null when the run is unknown or too old. */
+  output(id: string, after = 0): { lines: string[]; next: number } | null {
+    const all = this.outputs.get(id);
+    if (!all) return null;
+    return { lines: all.slice(after), next: all.length };
+  }
+
+  private keepOutput(id: string): string[] {
+    const lines: string[] = [];
+    this.outputs.set(id, lines);
+    while (this.outputs.size > OUTPUT_RUNS_KEPT) this.outputs.delete(this.outputs.keys().next().value!);
+    return lines;
+  }
+
+  /** A failed model's message with the model file and line (DuckDB's LINE n is of the compiled statement). */
+  private locate(message: string, uniqueId?: string): { error: string; file: string | null; line: number | null } {
+    const manifest = uniqueId ? readManifest(this.targetDir) : null;
+    const modelFile = uniqueId ? (manifest?.nodes?.[uniqueId] as { original_file_path?: string } | undefined)?.original_file_path : undefined;
+    const loc = locateModelError({ message, txDir: this.d.txDir, targetDir: this.targetDir, displayDir: this.d.displayDir, modelFile });
+    return { error: withLocation(message, loc), file: loc?.file ?? null, line: loc?.line ?? null };
   }
 
   /** Queues a run and returns its record at once (status 'queued', or 'running' when nothing was ahead). */
@@ -169,15 +199,20 @@ export class DbtRunner implements TxRunner {
     args.push(...extraArgs);
 
     const live = new Map<string, TxModelResult>();
+    const located = new Map<string, ReturnType<DbtRunner['locate']>>();
     const errorLines: string[] = [];
+    const output = this.keepOutput(rec.id);
     const onLine = (l: DbtLogLine) => {
       for (const fn of this.listeners) fn(l, rec.id);
+      if (isProgressLine(l) && output.length < OUTPUT_LINES_KEPT) output.push(l.msg);
       if (l.level === 'error' && l.msg.trim() && !l.node) errorLines.push(l.msg.trim());
       if (!l.node) return;
       if (l.name === 'NodeStart') {
         void this.d.events.emit('tx_run_started', { model: l.node.name, run_id: rec.id });
       } else if (l.name === 'NodeFinished' && l.result) {
         const failed = FAILED_STATUSES.has(l.result.status);
+        const where = failed && l.result.message ? this.locate(l.result.message, l.node.uniqueId) : null;
+        if (where) located.set(l.node.uniqueId, where);
         live.set(l.node.uniqueId, {
           name: l.node.name,
           unique_id: l.node.uniqueId,
@@ -185,13 +220,16 @@ export class DbtRunner implements TxRunner {
           status: l.result.status,
           execution_time: l.result.executionTime,
           rows_affected: null,
-          error: failed ? l.result.message : null,
+          error: failed ? (where?.error ?? l.result.message) : null,
+          ...(where?.file ? { file: where.file, line: where.line } : {}),
         });
+        if (where?.file) output.push(`  ${where.error.split('\n')[0]}`);
         void this.d.events.emit('tx_run_completed', {
           model: l.node.name,
           run_id: rec.id,
           status: l.result.status,
-          ...(failed && l.result.message ? { error: l.result.message } : {}),
+          ...(failed && l.result.message ? { error: where?.error ?? l.result.message } : {}),
+          ...(where?.file ? { file: where.file, line: where.line ?? undefined } : {}),
         });
       }
     };
@@ -215,6 +253,14 @@ export class DbtRunner implements TxRunner {
       return finish('failed', `the warehouse could not be handed to dbt: ${(e as Error).message}`);
     }
     rec.models = results ?? [...live.values()];
+    for (const m of rec.models) {
+      if (!m.error || !FAILED_STATUSES.has(m.status) || m.file) continue;
+      const where = (m.unique_id && located.get(m.unique_id)) || this.locate(m.error, m.unique_id);
+      if (!where.file) continue;
+      m.error = where.error;
+      m.file = where.file;
+      m.line = where.line;
+    }
     await this.fillRowCounts(rec.models);
 
     let status: TxRunRecord['status'];

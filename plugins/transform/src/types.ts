@@ -11,6 +11,9 @@ export interface TxModelResult {
   execution_time: number | null;
   rows_affected: number | null;
   error: string | null;
+  /** for a failed model: its file (relative to the project) and the line of the error in it */
+  file?: string;
+  line?: number | null;
 }
 
 export interface TxRunRecord {
@@ -52,6 +55,6 @@ export interface TxRunner {
 declare module '@basin/core' {
   interface BasinEvents {
     tx_run_started: { model: string; run_id: string };
-    tx_run_completed: { model: string; run_id: string; status: string; error?: string };
+    tx_run_completed: { model: string; run_id: string; status: string; error?: string; file?: string; line?: number };
   }
 }
