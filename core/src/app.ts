@@ -34,6 +34,10 @@ export interface BootOptions {
   logger?: boolean | { level: string };
   /** services to register after plugins, overriding theirs (tests) */
   overrides?: Record<string, Resolver<unknown>>;
+  /** where ctx.notice goes (the CLI prints to its stdout); default: the log */
+  notice?: (message: string) => void;
+  /** set by the CLI's boot (ctx.launchedByCli) */
+  launchedByCli?: boolean;
 }
 
 /** core's own config files: `.env` (read by config.env()) */
@@ -171,6 +175,8 @@ export async function createApp(opts: BootOptions): Promise<BasinApp> {
       onStart: (fn) => starters.push(fn),
       afterRegister: (fn) => afterRegister.push(fn),
       onStop: (fn) => stoppers.unshift(fn),
+      notice: (m) => (opts.notice ? opts.notice(m) : log.info({ plugin: plugin.name }, m)),
+      launchedByCli: opts.launchedByCli === true,
     };
     try {
       await plugin.register?.(ctx);

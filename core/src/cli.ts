@@ -34,7 +34,7 @@ export function buildProgram(plugins: BasinPlugin[], io: { stdout: NodeJS.Writab
     program,
     stdout: io.stdout,
     stderr: io.stderr,
-    boot: (opts: Partial<BootOptions> & { projectDir: string }): Promise<BasinApp> => createApp({ plugins, ...opts }),
+    boot: (opts: Partial<BootOptions> & { projectDir: string }): Promise<BasinApp> => createApp({ plugins, notice: (m) => io.stdout.write(`${m}\n`), launchedByCli: true, ...opts }),
   };
   for (const p of orderPlugins(plugins)) p.commands?.(ctx);
   return program;

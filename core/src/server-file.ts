@@ -43,3 +43,28 @@ export function runningServer(projectDir: string): ServerInfo | null {
   const info = readServerInfo(projectDir);
   return info && pidAlive(info.pid) ? info : null;
 }
+
+/** What the running server answered: the HTTP status and the parsed JSON body ({} when none). */
+export interface ServerAnswer<T = any> {
+  status: number;
+  ok: boolean;
+  body: T;
+}
+
+/**
+ * Calls the running server's API as the CLI: the bearer key from BASIN_API_KEY when set (needed when
+ * auth is on) and the header that marks a script request. Throws when the server does not answer.
+ */
+export async function callServer<T = any>(server: ServerInfo, method: string, urlPath: string, body?: unknown): Promise<ServerAnswer<T>> {
+  const headers: Record<string, string> = { 'x-requested-with': 'XMLHttpRequest' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (process.env.BASIN_API_KEY) headers.authorization = `Bearer ${process.env.BASIN_API_KEY}`;
+  let res: Response;
+  try {
+    res = await fetch(`${server.url}${urlPath}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (e) {
+    throw new Error(`A Basin server (pid ${server.pid}) holds this project's warehouse but does not answer at ${server.url} (${(e as Error).message}). Stop it or retry.`);
+  }
+  const json = (await res.json().catch(() => ({}))) as T;
+  return { status: res.status, ok: res.ok, body: json };
+}

@@ -56,6 +56,10 @@ export interface PluginContext {
   onStart(fn: () => Promise<void> | void): void;
   /** runs at shutdown, in reverse plugin order */
   onStop(fn: () => Promise<void> | void): void;
+  /** a message for the person at the terminal: a CLI command prints it; otherwise it goes to the log */
+  notice(message: string): void;
+  /** booted by a `basin` command (a one-shot command, or `basin start` once onStart has run) rather than embedded (tests) */
+  readonly launchedByCli: boolean;
 }
 
 export interface CliContext {

@@ -1,6 +1,7 @@
 import path from 'node:path';
-import { CliExit, EXIT, type CliContext } from '@basin/core';
-import { isProgressLine } from './dbt-log.js';
+import { CliExit, EXIT, runningServer, type CliContext } from '@basin/core';
+import { runThroughServer } from './cli-remote.js';
+import { FAILED_STATUSES, isProgressLine } from './dbt-log.js';
 import type { DbtRunner } from './runner.js';
 import type { TxCommand, TxRunRecord } from './types.js';
 import { dbtVersion, ensureVenv, locateVenv, VenvSetupError } from './venv.js';
@@ -25,21 +26,32 @@ export function registerTxCommands(cli: CliContext): void {
       }
     });
 
-  const runCommand = (command: TxCommand) => async (selector: string | undefined, o: { project: string; fullRefresh?: boolean }) => {
-    const app = await cli.boot({ projectDir: path.resolve(o.project) });
-    let rec: TxRunRecord;
+  const runInProcess = async (projectDir: string, command: TxCommand, selector: string | undefined, fullRefresh: boolean): Promise<TxRunRecord> => {
+    const app = await cli.boot({ projectDir });
     try {
       const runner = app.container.resolve<DbtRunner>('txRunner');
       const stop = runner.onLine((l) => {
         if (isProgressLine(l)) out(l.msg);
       });
       try {
-        rec = await runner.run({ command, select: selector, trigger: 'cli', args: o.fullRefresh ? ['--full-refresh'] : [] });
+        return await runner.run({ command, select: selector, trigger: 'cli', args: fullRefresh ? ['--full-refresh'] : [] });
       } finally {
         stop();
       }
     } finally {
       await app.close();
+    }
+  };
+
+  const runCommand = (command: TxCommand) => async (selector: string | undefined, o: { project: string; fullRefresh?: boolean }) => {
+    const projectDir = path.resolve(o.project);
+    const server = runningServer(projectDir);
+    const rec = server
+      ? await runThroughServer(server, { command, select: selector, fullRefresh: !!o.fullRefresh }, out)
+      : await runInProcess(projectDir, command, selector, !!o.fullRefresh);
+    // each failed model with its file and line (the progress lines show only dbt's summary)
+    for (const m of rec.models.filter((x) => FAILED_STATUSES.has(x.status) && x.error)) {
+      out(`\n${m.name}: ${m.error!.split('\n').slice(0, m.file ? 2 : 4).join('\n')}`);
     }
     out(`Run ${rec.id}: ${rec.status}${rec.error ? ` (${rec.error})` : ''}`);
     if (rec.status !== 'succeeded') throw new CliExit(EXIT.failure);
@@ -49,7 +61,7 @@ export function registerTxCommands(cli: CliContext): void {
     .argument('[selector]', 'dbt selector, e.g. "stg_shop__orders+" (default: every model)')
     .option('--project <dir>', 'project directory', process.cwd())
     .option('--full-refresh', 'rebuild incremental models from scratch')
-    .description('Run dbt models (the warehouse is handed to dbt, then the serving copy is published)')
+    .description('Run dbt models (through the running server when there is one, the single writer; else here)')
     .action(runCommand('run'));
 
   tx.command('test')
@@ -57,6 +69,13 @@ export function registerTxCommands(cli: CliContext): void {
     .option('--project <dir>', 'project directory', process.cwd())
     .description('Run dbt tests')
     .action(runCommand('test'));
+
+  tx.command('build')
+    .argument('[selector]', 'dbt selector, e.g. "+fct_orders" (default: everything)')
+    .option('--project <dir>', 'project directory', process.cwd())
+    .option('--full-refresh', 'rebuild incremental models from scratch')
+    .description('Run and test models in dependency order (dbt build)')
+    .action(runCommand('build'));
 
   tx.command('docs')
     .option('--project <dir>', 'project directory', process.cwd())

@@ -3,7 +3,7 @@ import { asValue, definePlugin, type PluginContext } from '@basin/core';
 import { AutoRunCoalescer, realTimer, type SetTimer } from './auto-run.js';
 import { registerTxCommands } from './commands.js';
 import { TxSection } from './config.js';
-import { FAILED_STATUSES } from './dbt-log.js';
+import { FAILED_STATUSES, isProgressLine } from './dbt-log.js';
 import { TxHistory } from './history.js';
 import { registerRoutes } from './routes.js';
 import { DbtRunner } from './runner.js';
@@ -89,7 +89,29 @@ export default definePlugin({
       if (report.created.length) ctx.log.info({ source: p.source, models: report.created }, 'staging models generated');
       // a scheduled sync belongs to its schedule: a `sync` schedule runs dbt itself, a `sync_only` one must not
       if (config.platform.auto_tx && p.trigger !== 'schedule') autoRun.request(p.source, { schedule: p.schedule ?? null, notes });
+      else if (!serving && ctx.launchedByCli && report.created.length) {
+        ctx.notice(`Generated staging model(s) ${report.created.join(', ')}; platform.auto_tx is off, so build them with: basin tx run`);
+      }
     });
+
+    // A one-shot CLI command (`basin sync` without a server) never runs onStart: its auto run happens as the
+    // command ends, in this process, so the staging models it generated are built before the warehouse closes.
+    let serving = false;
+    const runPendingInCli = async () => {
+      await ctx.events.idle(); // the sync_completed handlers above (staging generation) finish first
+      const sources = autoRun.waiting;
+      if (serving || !ctx.launchedByCli || !sources.length) return;
+      ctx.notice(`Running dbt after the sync of ${sources.join(', ')} (platform.auto_tx; turn off with auto_tx: false)...`);
+      const stop = runner.onLine((l, _id) => {
+        if (isProgressLine(l)) ctx.notice(`  ${l.msg}`);
+      });
+      try {
+        const rec = await autoRun.flush();
+        if (rec) ctx.notice(`dbt run ${rec.id}: ${rec.status}${rec.error ? ` (${rec.error.split('\n')[0]})` : ''}`);
+      } finally {
+        stop();
+      }
+    };
 
     registerRoutes(ctx, { runner, history, staging, txDir: () => txDir });
 
@@ -121,11 +143,13 @@ export default definePlugin({
     });
 
     ctx.onStart(() => {
+      serving = true;
       history.markInterrupted(ctx.clock.now().toISOString());
       // first start installs dbt in the background; runs wait for it, the server does not
       if (!venvReady(venv.dir)) void dbt().catch((e) => ctx.log.error(`dbt is not available: ${(e as Error).message}`));
     });
     ctx.onStop(async () => {
+      await runPendingInCli().catch((e) => ctx.notice(`dbt did not run after the sync: ${(e as Error).message}`));
       autoRun.stop();
       for (const id of runner.activeIds()) runner.cancel(id);
       await runner.idle();

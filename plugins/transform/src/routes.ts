@@ -19,6 +19,19 @@ const MIME: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
+// dbt node selection syntax (https://docs.getdbt.com/reference/node-selection/syntax): `+model`, `model+2`,
+// `@model`, `tag:x`, `path:models/marts`, `config.materialized:table`, intersections with commas, `*` globs.
+const SELECTOR_TOKEN = '^[A-Za-z0-9_.:+@*/,=-]+$';
+const Selector = Type.String({ minLength: 1, maxLength: 200, pattern: SELECTOR_TOKEN });
+const RunBody = Type.Object(
+  {
+    command: Type.Union([Type.Literal('run'), Type.Literal('build'), Type.Literal('test')], { default: 'run' }),
+    select: Type.Optional(Type.Union([Selector, Type.Array(Selector, { minItems: 1, maxItems: 100 })], { description: 'dbt selector(s); none runs everything' })),
+    full_refresh: Type.Boolean({ default: false }),
+  },
+  { additionalProperties: false },
+);
+
 const Page = Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 500, default: 50 }), offset: Type.Integer({ minimum: 0, default: 0 }) });
 
 /** Model files under models/ (a model added since the last parse is not in manifest.json yet). */
@@ -50,16 +63,54 @@ export function registerRoutes(ctx: PluginContext, deps: { runner: DbtRunner; hi
       schema: {
         summary: 'Run one model (and, with cascade, everything downstream)',
         params: Type.Object({ model_name: Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9_][A-Za-z0-9_.-]*$' }) }),
-        querystring: Type.Object({ cascade: Type.Boolean({ default: true }) }),
+        querystring: Type.Object({ cascade: Type.Boolean({ default: true }), full_refresh: Type.Boolean({ default: false }) }),
       },
     },
     async (req, reply) => {
       const name: string = req.params.model_name;
       if (!hasModel(readManifest(target()), name) && !modelFileExists(path.join(deps.txDir(), 'models'), name)) throw errors.notFound(`Model "${name}"`);
-      const rec = runner.start({ command: 'run', select: name, cascade: req.query.cascade, trigger: 'api' });
+      const rec = runner.start({ command: 'run', select: name, cascade: req.query.cascade, trigger: 'api', args: req.query.full_refresh ? ['--full-refresh'] : [] });
       void runner.wait(rec.id).catch(() => undefined);
       reply.code(202);
       return rec;
+    },
+  );
+
+  ctx.routes.post(
+    '/api/tx/runs',
+    {
+      permission: 'tx.run',
+      schema: {
+        summary: 'Start dbt run, build or test with any dbt selector (none: every model); answers the queued run record',
+        body: RunBody,
+      },
+    },
+    async (req, reply) => {
+      const body = req.body as { command: 'run' | 'build' | 'test'; select?: string | string[]; full_refresh: boolean };
+      if (body.full_refresh && body.command === 'test') throw errors.badRequest('full_refresh applies to run and build, not test.', { field: 'full_refresh' });
+      const select = Array.isArray(body.select) ? body.select.join(' ') : body.select;
+      const rec = runner.start({ command: body.command, select, trigger: req.headers['x-basin-cli'] ? 'cli' : 'api', args: body.full_refresh ? ['--full-refresh'] : [] });
+      void runner.wait(rec.id).catch(() => undefined);
+      reply.code(202);
+      return rec;
+    },
+  );
+
+  ctx.routes.get(
+    '/api/tx/runs/:id/output',
+    {
+      permission: 'tx.view',
+      schema: {
+        summary: "dbt's console output of a recent run from line `after` on (the CLI streams it while the server runs dbt)",
+        params: Type.Object({ id: Type.String({ maxLength: 100 }) }),
+        querystring: Type.Object({ after: Type.Integer({ minimum: 0, default: 0 }) }),
+      },
+    },
+    async (req) => {
+      const r = runner.get(req.params.id);
+      if (!r) throw errors.notFound('Transformation run');
+      const out = runner.output(req.params.id, req.query.after) ?? { lines: [], next: req.query.after };
+      return { ...out, status: r.status, finished: !['queued', 'running'].includes(r.status) };
     },
   );
 
