@@ -3,6 +3,7 @@ export * from './rbac.js';
 export * from './events.js';
 export * from './clock.js';
 export * from './fsutil.js';
+export * from './python-venv.js';
 export * from './server-file.js';
 export * from './logger.js';
 export * from './config/types.js';

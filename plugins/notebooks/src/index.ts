@@ -1,0 +1,82 @@
+import path from 'node:path';
+import { asValue, definePlugin, type PluginContext } from '@basin/core';
+import { registerNotebookCommands } from './cli.js';
+import { NotebooksSection } from './config.js';
+import { LockStore } from './locks.js';
+import { registerNotebookProxy } from './proxy.js';
+import { registerNotebookRoutes } from './routes.js';
+import { NotebookServers } from './servers.js';
+import { NotebookService } from './service.js';
+import { marimoVenv } from './venv.js';
+
+export { NotebookService, type NotebookRecord } from './service.js';
+export { marimoVenv, NOTEBOOK_REQUIREMENTS } from './venv.js';
+export { TEMPLATES } from './templates.js';
+
+/** How often expired locks are swept (their servers stopped). */
+const SWEEP_MS = 15_000;
+
+/** marimo notebooks in the project's notebooks/ folder, with per-notebook locks and servers (issue 14). */
+export default definePlugin({
+  name: 'notebooks',
+  configSections: [{ section: 'notebooks', schema: NotebooksSection }],
+  commands: registerNotebookCommands,
+  async register(ctx: PluginContext) {
+    const { config } = ctx;
+    const section = (): NotebooksSection => ({ enabled: true, lock_minutes: 10, max_servers: 3, start_timeout_seconds: 90, ...(config.section<Partial<NotebooksSection>>('notebooks') ?? {}) });
+    if (!section().enabled) {
+      ctx.status(() => ({ name: 'notebooks', state: 'stopped', detail: 'notebooks.enabled is false in .basin/project.yml' }));
+      return;
+    }
+    const venv = marimoVenv.locate(config.projectDir);
+    let installing: Promise<string> | null = null;
+    const marimo = (): Promise<string> => {
+      if (marimoVenv.ready(venv.dir)) return Promise.resolve(marimoVenv.executable(venv.dir));
+      installing ??= marimoVenv
+        .ensure(venv.dir, (l) => ctx.log.info(`[marimo venv] ${l}`))
+        .then(() => marimoVenv.executable(venv.dir))
+        .finally(() => (installing = null));
+      return installing;
+    };
+    const warehouse = ctx.resolve<{ servingPath: string }>('warehouse');
+    const dir = path.join(config.projectDir, 'notebooks');
+    const servers = new NotebookServers({
+      marimo,
+      projectDir: config.projectDir,
+      notebookFile: (name) => path.join(dir, `${name}.py`),
+      servingPath: () => warehouse.servingPath,
+      basePort: () => config.platform.notebook_port,
+      maxServers: () => section().max_servers,
+      startTimeoutMs: () => section().start_timeout_seconds * 1000,
+      log: ctx.log,
+    });
+    const service = new NotebookService({
+      dir,
+      projectDir: config.projectDir,
+      locks: new LockStore(ctx.resolve('stateDb')),
+      servers,
+      clock: ctx.clock,
+      lockTtlMs: () => section().lock_minutes * 60_000,
+      log: ctx.log,
+    });
+    ctx.provide('notebooks', asValue(service));
+    registerNotebookRoutes(ctx, () => service);
+    await registerNotebookProxy(ctx, { service: () => service, servers });
+
+    ctx.status(() => {
+      const running = servers.list().map((s) => ({ name: s.name, pid: s.pid, started_at: s.started_at }));
+      if (!marimoVenv.ready(venv.dir)) return { name: 'notebooks', state: installing ? 'starting' : 'not_installed', detail: `run \`basin notebooks setup\` (virtualenv: ${venv.dir})`, running };
+      return { name: 'notebooks', state: 'ok', url: '/notebooks', running, max_servers: section().max_servers };
+    });
+
+    let sweep: NodeJS.Timeout | null = null;
+    ctx.onStart(() => {
+      sweep = setInterval(() => void service.expire().catch((e) => ctx.log.warn({ err: e }, 'notebook lock sweep failed')), SWEEP_MS);
+      sweep.unref();
+    });
+    ctx.onStop(async () => {
+      if (sweep) clearInterval(sweep);
+      await servers.stopAll();
+    });
+  },
+});

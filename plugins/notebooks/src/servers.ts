@@ -1,0 +1,170 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { BasinError, type Logger } from '@basin/core';
+
+/** One running marimo server, serving one notebook under /notebooks/{name}/ on a loopback port. */
+export interface NotebookServer {
+  name: string;
+  port: number;
+  pid: number;
+  /** marimo's access token: only the proxy sends it (as HTTP Basic), the browser never sees it */
+  token: string;
+  started_at: string;
+  child: ChildProcess;
+  /** the last lines marimo printed (shown when it fails to start) */
+  output: string[];
+}
+
+export interface NotebookServersDeps {
+  marimo: () => Promise<string>;
+  projectDir: string;
+  notebookFile: (name: string) => string;
+  servingPath: () => string;
+  basePort: () => number;
+  maxServers: () => number;
+  startTimeoutMs: () => number;
+  log: Logger;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.createServer();
+    s.once('error', () => resolve(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
+  });
+}
+
+/**
+ * Starts, tracks and stops the marimo servers of locked notebooks: at most `max_servers` at once, each
+ * bound to 127.0.0.1 with its own token, started with the serving copy's path in BASIN_SERVING_DB.
+ */
+export class NotebookServers {
+  private readonly servers = new Map<string, NotebookServer>();
+  private readonly starting = new Map<string, Promise<NotebookServer>>();
+
+  constructor(private readonly d: NotebookServersDeps) {}
+
+  get(name: string): NotebookServer | undefined {
+    return this.servers.get(name);
+  }
+
+  list(): NotebookServer[] {
+    return [...this.servers.values()];
+  }
+
+  /** Checks the file with `marimo check`; a notebook that does not parse gets marimo's own message. */
+  async check(name: string): Promise<void> {
+    const marimo = await this.d.marimo();
+    const r = spawnSync(marimo, ['check', this.d.notebookFile(name)], { encoding: 'utf8', timeout: 60_000, cwd: this.d.projectDir });
+    if (r.status === 0) return;
+    const text = `${r.stdout}\n${r.stderr}`.trim();
+    const critical = text.split(/\n(?=\S)/).filter((b) => /^(critical|error)|Failed to parse/.test(b));
+    throw new BasinError(422, 'notebook_invalid', `Notebook "${name}" does not parse; marimo says:\n${(critical.join('\n') || text).slice(0, 2000)}`);
+  }
+
+  /** The notebook's server, started when needed (concurrent callers share one start). */
+  start(name: string): Promise<NotebookServer> {
+    const running = this.servers.get(name);
+    if (running) return Promise.resolve(running);
+    const pending = this.starting.get(name);
+    if (pending) return pending;
+    if (this.servers.size + this.starting.size >= this.d.maxServers()) {
+      return Promise.reject(
+        new BasinError(503, 'notebook_servers_busy', `${this.d.maxServers()} notebooks are open, the most this server runs at once (notebooks.max_servers); release one and retry.`, undefined, { 'retry-after': '30' }),
+      );
+    }
+    const p = this.spawn(name).finally(() => this.starting.delete(name));
+    this.starting.set(name, p);
+    return p;
+  }
+
+  private async freePort(): Promise<number> {
+    const used = new Set(this.list().map((s) => s.port));
+    const base = this.d.basePort();
+    for (let port = base; port < base + 200 && port < 65536; port++) {
+      if (!used.has(port) && (await portFree(port))) return port;
+    }
+    throw new BasinError(503, 'notebook_port_unavailable', `No free port from platform.notebook_port (${base}) upward; free one or change the setting.`);
+  }
+
+  private async spawn(name: string): Promise<NotebookServer> {
+    const marimo = await this.d.marimo();
+    const port = await this.freePort();
+    const token = crypto.randomBytes(24).toString('base64url');
+    // marimo reads the token from a file (never from argv, which `ps` shows); removed once it is up
+    const tokenDir = fs.mkdtempSync(path.join(os.tmpdir(), 'basin-nb-'));
+    const tokenFile = path.join(tokenDir, 'token');
+    fs.writeFileSync(tokenFile, token, { mode: 0o600 });
+    const args = ['edit', this.d.notebookFile(name), '--host', '127.0.0.1', '-p', String(port), '--headless', '--skip-update-check', '--base-url', `/notebooks/${name}`, '--token-password-file', tokenFile];
+    const child = spawn(marimo, args, {
+      cwd: this.d.projectDir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, BASIN_SERVING_DB: this.d.servingPath(), MARIMO_SKIP_UPDATE_CHECK: '1', DO_NOT_TRACK: '1' },
+      detached: false,
+    });
+    const server: NotebookServer = { name, port, pid: child.pid ?? 0, token, started_at: new Date().toISOString(), child, output: [] };
+    const onData = (b: Buffer) => {
+      for (const line of b.toString().split('\n')) {
+        if (!line.trim() || line.includes(token)) continue; // marimo prints its URL with the token
+        server.output.push(line);
+        if (server.output.length > 40) server.output.shift();
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    let exited = false;
+    child.once('exit', (code, signal) => {
+      exited = true;
+      if (this.servers.get(name) === server) {
+        this.servers.delete(name);
+        this.d.log.warn({ notebook: name, code, signal }, 'notebook server exited');
+      }
+    });
+    try {
+      const deadline = Date.now() + this.d.startTimeoutMs();
+      for (;;) {
+        if (exited) throw new Error('marimo exited while starting');
+        try {
+          const res = await fetch(`http://127.0.0.1:${port}/notebooks/${name}/health`);
+          if (res.ok) break;
+        } catch {
+          /* not listening yet */
+        }
+        if (Date.now() > deadline) throw new Error(`marimo did not answer within ${Math.round(this.d.startTimeoutMs() / 1000)} s`);
+        await sleep(200);
+      }
+    } catch (e) {
+      child.kill('SIGKILL');
+      throw new BasinError(503, 'notebook_server_failed', `The notebook server for "${name}" did not start (${(e as Error).message}). Last output:\n${server.output.slice(-10).join('\n')}`);
+    } finally {
+      fs.rmSync(tokenDir, { recursive: true, force: true });
+    }
+    this.servers.set(name, server);
+    this.d.log.info({ notebook: name, port, pid: server.pid }, 'notebook server started');
+    return server;
+  }
+
+  /** Stops a notebook's server: SIGTERM, then SIGKILL after 5 s. */
+  async stop(name: string): Promise<void> {
+    const s = this.servers.get(name);
+    if (!s) return;
+    this.servers.delete(name);
+    if (s.child.exitCode !== null || s.child.signalCode !== null) return;
+    const gone = new Promise<void>((r) => s.child.once('exit', () => r()));
+    s.child.kill('SIGTERM');
+    const t = setTimeout(() => s.child.kill('SIGKILL'), 5000);
+    await gone;
+    clearTimeout(t);
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.allSettled([...this.starting.values()]);
+    await Promise.all(this.list().map((s) => this.stop(s.name)));
+  }
+}
