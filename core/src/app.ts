@@ -13,10 +13,11 @@ import { BasinConfig } from './config/service.js';
 import type { ConfigFileSpec } from './config/types.js';
 import { buildServer } from './http/server.js';
 import { createRegistrar, RouteTable } from './http/routes.js';
-import type { Authenticator, Principal } from './http/principal.js';
+import type { Principal } from './http/principal.js';
 import { discoverWorkspacePackages, importPackage, resolveProjectPackages, type DiscoveredPackage } from './plugin/discovery.js';
 import { orderPlugins } from './plugin/order.js';
 import type { BasinPlugin, CompanionStatus, HealthContributor, PluginContext, StatusContributor, UiPage } from './plugin/types.js';
+import { coreServices, type ServiceRef } from './plugin/refs.js';
 import { Warehouse } from './store/warehouse.js';
 import { openSqlite, type SqliteDb } from './store/sqlite.js';
 import type { Logger } from './logger.js';
@@ -55,6 +56,9 @@ export interface BasinApp {
   readonly clock: Clock;
   readonly plugins: BasinPlugin[];
   readonly pages: UiPage[];
+  /** a service by its ref (tests and CLI commands); throws when none is provided */
+  resolve<T>(ref: ServiceRef<T>): T;
+  tryResolve<T>(ref: ServiceRef<T>): T | undefined;
   health(): Promise<Record<string, unknown>>;
   companions(): Promise<CompanionStatus[]>;
   /** runs onStart hooks (watchers, schedulers); `listen` calls it */
@@ -130,23 +134,20 @@ export async function createApp(opts: BootOptions): Promise<BasinApp> {
   const stateDb = openSqlite(config.resolve('.basin', 'state.db'));
 
   const container = createContainer({ injectionMode: InjectionMode.PROXY, strict: true });
-  container.register({
-    config: asValue(config),
-    events: asValue(events),
-    clock: asValue(clock),
-    warehouse: asValue(warehouse),
-    stateDb: asValue(stateDb),
-    routeTable: asValue(routeTable),
-    permissions: asValue(permissions),
-    log: asValue(log),
-    http: asValue(http),
-  });
+  const resolve = <T>(ref: { id: string; T?: T }): T => container.resolve<T>(ref.id);
+  const tryResolve = <T>(ref: { id: string; T?: T }): T | undefined => (container.hasRegistration(ref.id) ? container.resolve<T>(ref.id) : undefined);
+  const provide = <T>(ref: { id: string; T?: T }, impl: T) => container.register(ref.id, asValue(impl));
+  container.register({ config: asValue(config), events: asValue(events), clock: asValue(clock), log: asValue(log), http: asValue(http) });
   const pages: UiPage[] = [];
-  container.register('pages', asValue(pages));
+  provide(coreServices.warehouse, warehouse);
+  provide(coreServices.stateDb, stateDb);
+  provide(coreServices.routeTable, routeTable);
+  provide(coreServices.permissions, permissions);
+  provide(coreServices.pages, pages);
 
   // authentication: the auth plugin provides `authenticator`; without one, Basin runs auth-disabled (loopback only)
   http.addHook('onRequest', async (req) => {
-    const auth = container.hasRegistration('authenticator') ? container.resolve<Authenticator>('authenticator') : null;
+    const auth = tryResolve(coreServices.authenticator);
     req.principal = auth ? await auth.authenticate(req) : DISABLED(permissions);
   });
 
@@ -166,9 +167,11 @@ export async function createApp(opts: BootOptions): Promise<BasinApp> {
       log: log.child({ plugin: plugin.name }),
       http,
       routes: createRegistrar(http, plugin.name, (p) => permissions.has(p)),
-      provide: (name, resolver) => container.register(name, resolver),
-      resolve: <T>(name: string) => container.resolve<T>(name),
-      tryResolve: <T>(name: string) => (container.hasRegistration(name) ? container.resolve<T>(name) : undefined),
+      provide,
+      resolve,
+      tryResolve,
+      provideExtensionPoint: provide,
+      extensionPoint: tryResolve,
       page: (p) => pages.push(p),
       health: (c) => healthContributors.push(c),
       status: (c) => statusContributors.push(c),
@@ -202,6 +205,8 @@ export async function createApp(opts: BootOptions): Promise<BasinApp> {
     clock,
     plugins,
     pages,
+    resolve,
+    tryResolve,
     async health() {
       const parts = await Promise.all(healthContributors.map(async (c) => c()));
       return Object.assign({}, ...parts);
@@ -215,7 +220,7 @@ export async function createApp(opts: BootOptions): Promise<BasinApp> {
       for (const fn of starters) await fn();
     },
     async listen({ host, port }) {
-      const authOff = !container.hasRegistration('authenticator') || config.section<{ enabled?: boolean }>('auth')?.enabled === false;
+      const authOff = !tryResolve(coreServices.authenticator) || config.section<{ enabled?: boolean }>('auth')?.enabled === false;
       if (authOff && !isLoopback(host)) {
         throw new Error(`Authentication is disabled, so Basin may only listen on loopback (127.0.0.1 or ::1), not ${host}. Enable auth ("basin auth enable") or use --host 127.0.0.1.`);
       }
@@ -239,7 +244,7 @@ export async function createApp(opts: BootOptions): Promise<BasinApp> {
       await container.dispose();
     },
   };
-  container.register('app', asValue(app));
+  provide(coreServices.app, app);
   return app;
 }
 

@@ -18,6 +18,7 @@ export * from './http/principal.js';
 export * from './plugin/types.js';
 export * from './plugin/discovery.js';
 export * from './plugin/order.js';
+export * from './plugin/refs.js';
 export * from './store/warehouse.js';
 export * from './store/sqlite.js';
 export * from './app.js';

@@ -1,4 +1,4 @@
-import type { AwilixContainer, Resolver } from 'awilix';
+import type { AwilixContainer } from 'awilix';
 import type { Command } from 'commander';
 import type { FastifyInstance } from 'fastify';
 import type { ConfigFileSpec, ConfigSectionSpec } from '../config/types.js';
@@ -9,6 +9,7 @@ import type { RouteRegistrar } from '../http/routes.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import type { BasinApp, BootOptions } from '../app.js';
+import type { ExtensionPoint, ServiceRef } from './refs.js';
 
 export interface UiPage {
   path: string;
@@ -42,11 +43,16 @@ export interface PluginContext {
   readonly log: Logger;
   /** the root fastify instance, for hooks that must see every request (auth, rate limits) */
   readonly http: FastifyInstance;
-  /** registers a service other plugins resolve by name */
-  provide(name: string, resolver: Resolver<unknown>): void;
-  resolve<T = unknown>(name: string): T;
+  /** registers the implementation of a service ref (usually one from this plugin's contract) */
+  provide<T>(ref: ServiceRef<T>, impl: T): void;
+  /** a service some plugin (or core) provides; throws when none does */
+  resolve<T>(ref: ServiceRef<T>): T;
   /** like resolve, but undefined when no plugin provides it (for optional integrations) */
-  tryResolve<T = unknown>(name: string): T | undefined;
+  tryResolve<T>(ref: ServiceRef<T>): T | undefined;
+  /** registers the implementation of an extension point this plugin owns */
+  provideExtensionPoint<T>(point: ExtensionPoint<T>, impl: T): void;
+  /** another plugin's extension point, or undefined when its owner is not installed (register after it: optionalDependsOn) */
+  extensionPoint<T>(point: ExtensionPoint<T>): T | undefined;
   page(page: UiPage): void;
   health(contributor: HealthContributor): void;
   status(contributor: StatusContributor): void;

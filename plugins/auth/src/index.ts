@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { asValue, definePlugin, type PermissionRegistry } from '@basin/core';
+import { coreServices, createServiceRef, definePlugin } from '@basin/core';
 import { BasinAuthenticator } from './authenticator.js';
 import { registerAuthCommands } from './cli.js';
 import { AuthSection } from './config.js';
@@ -12,6 +12,7 @@ import { registerAuthRoutes } from './routes/auth-routes.js';
 import { RouteContext } from './routes/context.js';
 import { registerOAuthRoutes } from './routes/oauth-routes.js';
 import { registerTwoFactorRoutes } from './routes/two-factor-routes.js';
+import { authRef } from './contract.js';
 import { AuthService } from './service.js';
 
 export { AuthSection, CLOUD_SESSION_DEFAULTS } from './config.js';
@@ -19,6 +20,10 @@ export { AuthService } from './service.js';
 export { BasinAuthenticator, SESSION_COOKIE } from './authenticator.js';
 export { hashPassword, verifyPassword, checkPasswordPolicy } from './passwords.js';
 export { openCliService } from './cli.js';
+export * from './contract.js';
+
+/** the login and API rate limiter (this plugin's own) */
+const rateLimiterRef = createServiceRef<RateLimiter>({ id: 'rateLimiter' });
 
 export default definePlugin({
   name: 'auth',
@@ -27,11 +32,11 @@ export default definePlugin({
   register(ctx) {
     const db = openAuthDb(ctx.config.resolve('.basin', 'auth.db'));
     const auth = new AuthService(db, ctx.config, ctx.clock, ctx.events);
-    const authn = new BasinAuthenticator(auth, ctx.resolve<PermissionRegistry>('permissions'));
+    const authn = new BasinAuthenticator(auth, ctx.resolve(coreServices.permissions));
     const limiter = new RateLimiter(() => ctx.clock.now().getTime());
-    ctx.provide('auth', asValue(auth));
-    ctx.provide('authenticator', asValue(authn));
-    ctx.provide('rateLimiter', asValue(limiter));
+    ctx.provide(authRef, auth);
+    ctx.provide(coreServices.authenticator, authn);
+    ctx.provide(rateLimiterRef, limiter);
     ctx.events.declare('auth_logout');
 
     installRequestGuard(ctx.http, auth, authn, limiter);

@@ -11,12 +11,6 @@ import { TwoFactor } from './two-factor.js';
 import { toPublicUser, UserStore, type PublicUser, type UserRow } from './users.js';
 import type { AuthSection } from './config.js';
 
-declare module '@basin/core' {
-  interface BasinEvents {
-    auth_logout: { user_id: string; session_id: string };
-  }
-}
-
 /** Who performs an action, for the audit log. */
 export interface Actor {
   id: string | null;

@@ -1,10 +1,14 @@
-import { asValue, definePlugin, type SqliteDb, type Warehouse } from '@basin/core';
+import { coreServices, definePlugin } from '@basin/core';
+import { governanceRef } from '@basin/plugin-governance/contract';
+import type { SyncCompleted } from '@basin/plugin-sync/contract';
 import { ArtifactReader } from './artifacts.js';
 import { registerCatalogRoutes } from './routes.js';
-import { Catalog, type GovernanceView } from './service.js';
+import { catalogRef } from './contract.js';
+import { Catalog } from './service.js';
 import { CatalogStore } from './store.js';
 
 export * from './service.js';
+export * from './contract.js';
 export type { CatalogNode, Layer } from './graph.js';
 export type { TableProfile, ColumnProfile } from './profile.js';
 export type { AgentTool } from './tools.js';
@@ -16,18 +20,15 @@ export default definePlugin({
   register(ctx) {
     const targetDir = ctx.config.resolve(ctx.config.platform.tx_project_dir, 'target');
     const catalog = new Catalog(
-      ctx.resolve<Warehouse>('warehouse'),
-      new CatalogStore(ctx.resolve<SqliteDb>('stateDb')),
+      ctx.resolve(coreServices.warehouse),
+      new CatalogStore(ctx.resolve(coreServices.stateDb)),
       new ArtifactReader(targetDir, (m) => ctx.log.warn(m)),
       ctx.clock,
-      () => ctx.tryResolve<GovernanceView>('governance'),
+      () => ctx.tryResolve(governanceRef),
     );
-    ctx.provide('catalog', asValue(catalog));
+    ctx.provide(catalogRef, catalog);
     // freshness for the summary: the last successful load per source
-    ctx.events.on('sync_completed', (p) => {
-      const e = p as unknown as { source: string; rows?: number; sync_id?: string };
-      catalog.recordSync(e.source, typeof e.rows === 'number' ? e.rows : null, e.sync_id ?? null);
-    });
+    ctx.events.on('sync_completed', (e: SyncCompleted) => catalog.recordSync(e.source, e.rows, e.sync_id));
     registerCatalogRoutes(ctx, catalog);
   },
 });

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { BasinApp, PluginContext } from '@basin/core';
+import { coreServices, type PluginContext } from '@basin/core';
 import type { Catalog } from './service.js';
 import { toolsFromOpenApi } from './tools.js';
 
@@ -39,7 +39,7 @@ export function registerCatalogRoutes(ctx: PluginContext, catalog: Catalog): voi
 
   ctx.routes.get('/api/tools', { permission: 'source.view', schema: { summary: 'Descriptions of the API operations the caller may use, for agents' } }, async (req) => {
     const perms = req.principal?.permissions ?? new Set<string>();
-    const doc = ctx.resolve<BasinApp>('app').http.swagger();
+    const doc = ctx.resolve(coreServices.app).http.swagger();
     return toolsFromOpenApi(doc, (p) => p === 'public' || p === 'auth' || perms.has(p));
   });
 

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { errors, type Clock, type Warehouse } from '@basin/core';
+import type { GovernanceView } from '@basin/plugin-governance/contract';
 import type { ArtifactReader } from './artifacts.js';
 import { columnLineageFromParseTree, type ColumnLineage } from './column-lineage.js';
 import { buildGraph, impactTree, lineageOf, neighbourhood, LAYERS, type CatalogGraph, type CatalogNode } from './graph.js';
@@ -8,12 +9,6 @@ import { searchCatalog } from './search.js';
 import type { CatalogStore } from './store.js';
 import { listWarehouseTables } from './warehouse-tables.js';
 
-/** What the catalog reads from the governance plugin when it is installed. */
-export interface GovernanceView {
-  attentionSources(): Promise<Set<string>>;
-  attention?(): Array<{ source: string; reasons: string[] }>;
-  piiFindings?(f: { source?: string; table?: string }): Array<{ source: string; table: string; column: string; entity_type: string }>;
-}
 
 /** model detail profiles an unprofiled relation on the fly only below this size (else POST .../profile) */
 const AUTO_PROFILE_MAX_ROWS = 1_000_000;

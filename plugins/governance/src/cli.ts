@@ -1,8 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { CliExit, EXIT, PROJECT_FILE, type CliContext } from '@basin/core';
+import { CliExit, createServiceRef, EXIT, PROJECT_FILE, type CliContext } from '@basin/core';
 import type { Governance } from './service.js';
+
+/** the registration of the contract's governanceRef, seen as the implementation */
+const governanceInternalRef = createServiceRef<Governance>({ id: 'governance' });
 
 /**
  * `basin drift report|accept`. The warehouse file has one writer: when a Basin server answers on the
@@ -99,7 +102,7 @@ async function viaServerOrBoot(cli: CliContext, projectDir: string, call: { meth
   }
   const app = await cli.boot({ projectDir });
   try {
-    const gov = app.container.hasRegistration('governance') ? app.container.resolve<Governance>('governance') : null;
+    const gov = app.tryResolve(governanceInternalRef);
     if (!gov) throw new CliExit(EXIT.failure, 'basin drift: the governance plugin is not loaded.');
     return await local(gov);
   } catch (e) {

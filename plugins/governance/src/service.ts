@@ -7,7 +7,6 @@ import { scanTable } from './pii/scanner.js';
 import type { PiiFinding } from './pii/types.js';
 import { readTableSchema } from './schema-reader.js';
 import type { GovernanceStore, SyncFailure } from './store.js';
-import './events.js';
 
 /** What the sync engine hands each post-load hook (contract in docs/architecture.md). */
 export interface PostLoad {

@@ -7,6 +7,7 @@ import { ExpressionGuard } from './expression-guard.js';
 import { MonitorPlanError, planMonitor, type MonitorPlan, type PlanProblem } from './plan.js';
 import type { MonitorResult, MonitorRun, MonitorStore, SegmentMove } from './store.js';
 
+/** the metric_alert payload (declared on the bus in contract.ts) */
 export interface MetricAlert {
   monitor: string;
   source_table: string;
@@ -17,12 +18,8 @@ export interface MetricAlert {
   period: string;
   compare: string;
   segments: SegmentMove[];
-}
-
-declare module '@basin/core' {
-  interface BasinEvents {
-    metric_alert: MetricAlert;
-  }
+  /** a sentence for people; receivers compose one from the numbers when absent */
+  message?: string;
 }
 
 export interface RunOptions {

@@ -1,6 +1,8 @@
-import { asValue, definePlugin, LiveConfigFile, type SqliteDb, type Warehouse } from '@basin/core';
+import { coreServices, definePlugin, LiveConfigFile } from '@basin/core';
+import type { SyncCompleted } from '@basin/plugin-sync/contract';
 import { Type } from '@sinclair/typebox';
 import { monitorsFileSpec, type MonitorsFile } from './config.js';
+import { monitoringRef } from './contract.js';
 import { MonitorEngine } from './engine.js';
 import { MonitorStore } from './store.js';
 
@@ -8,6 +10,7 @@ export * from './config.js';
 export type { MetricAlert, RunOutcome } from './engine.js';
 export type { MonitorResult, MonitorRun, SegmentMove } from './store.js';
 export { MonitorEngine } from './engine.js';
+export * from './contract.js';
 
 /** Runs after the last of a burst of syncs (several sources finishing together make one run). */
 export const SYNC_DEBOUNCE_MS = 2000;
@@ -17,18 +20,18 @@ export default definePlugin({
   name: 'monitoring',
   configFiles: [monitorsFileSpec],
   register(ctx) {
-    const store = new MonitorStore(ctx.resolve<SqliteDb>('stateDb'));
+    const store = new MonitorStore(ctx.resolve(coreServices.stateDb));
     // monitors.yml edits apply without a restart once they validate (schema and expression guard)
     const monitors = new LiveConfigFile<MonitorsFile>(ctx.config.projectDir, monitorsFileSpec, ctx.config.file<MonitorsFile>('monitors'), ctx.log, () => ctx.clock.now());
     const engine = new MonitorEngine(
       () => monitors.get(),
-      ctx.resolve<Warehouse>('warehouse'),
+      ctx.resolve(coreServices.warehouse),
       store,
       ctx.events,
       ctx.clock,
       ctx.log,
     );
-    ctx.provide('monitoring', asValue(engine));
+    ctx.provide(monitoringRef, engine);
     ctx.events.declare('metric_alert');
 
     // after syncs: collect the sources of a burst, run their monitors once the burst is over
@@ -41,9 +44,8 @@ export default definePlugin({
       if (!sources.length) return;
       engine.run({ sources, trigger: 'sync' }).catch((err) => ctx.log.error({ err }, 'monitor run after sync failed'));
     };
-    ctx.events.on('sync_completed', (p) => {
-      const payload = p as unknown as { source: string; tables?: Array<{ schema?: string }> };
-      engine.learnSchemas(payload.source, (payload.tables ?? []).map((t) => t.schema).filter((s): s is string => !!s));
+    ctx.events.on('sync_completed', (payload: SyncCompleted) => {
+      engine.learnSchemas(payload.source, payload.tables.map((t) => t.schema).filter((s) => !!s));
       pending.add(payload.source);
       if (timer) clearTimeout(timer);
       timer = setTimeout(flush, SYNC_DEBOUNCE_MS);

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { asValue, definePlugin, type PluginContext } from '@basin/core';
+import { coreServices, createServiceRef, definePlugin, type PluginContext } from '@basin/core';
 import { registerNotebookCommands } from './cli.js';
 import { NotebooksSection } from './config.js';
 import { LockStore } from './locks.js';
@@ -17,6 +17,9 @@ export { TEMPLATES } from './templates.js';
 const SWEEP_MS = 15_000;
 
 /** marimo notebooks in the project's notebooks/ folder, with per-notebook locks and servers (issue 14). */
+/** the notebook service (this plugin's own; tests read it) */
+const notebooksRef = createServiceRef<NotebookService>({ id: 'notebooks' });
+
 export default definePlugin({
   name: 'notebooks',
   configSections: [{ section: 'notebooks', schema: NotebooksSection }],
@@ -38,7 +41,7 @@ export default definePlugin({
         .finally(() => (installing = null));
       return installing;
     };
-    const warehouse = ctx.resolve<{ servingPath: string }>('warehouse');
+    const warehouse = ctx.resolve(coreServices.warehouse);
     const dir = path.join(config.projectDir, 'notebooks');
     const servers = new NotebookServers({
       marimo,
@@ -53,13 +56,13 @@ export default definePlugin({
     const service = new NotebookService({
       dir,
       projectDir: config.projectDir,
-      locks: new LockStore(ctx.resolve('stateDb')),
+      locks: new LockStore(ctx.resolve(coreServices.stateDb)),
       servers,
       clock: ctx.clock,
       lockTtlMs: () => section().lock_minutes * 60_000,
       log: ctx.log,
     });
-    ctx.provide('notebooks', asValue(service));
+    ctx.provide(notebooksRef, service);
     registerNotebookRoutes(ctx, () => service);
     await registerNotebookProxy(ctx, { service: () => service, servers });
 

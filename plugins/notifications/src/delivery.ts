@@ -91,8 +91,9 @@ export class Deliverer {
   }
 
   log(limit: number, offset: number): { items: Array<DeliveryResult & { id: string; created_at: string }>; total: number } {
-    const rows = this.db.prepare('SELECT * FROM notif_deliveries ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?').all(limit, offset) as Array<Record<string, unknown>>;
+    // a row is a DeliveryResult with `ok` stored as 0/1
+    const rows = this.db.prepare('SELECT * FROM notif_deliveries ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?').all(limit, offset) as Array<Omit<DeliveryResult, 'ok'> & { id: string; created_at: string; ok: number }>;
     const { n } = this.db.prepare('SELECT COUNT(*) AS n FROM notif_deliveries').get() as { n: number };
-    return { items: rows.map((r) => ({ ...(r as unknown as DeliveryResult & { id: string; created_at: string }), ok: r.ok === 1 })), total: n };
+    return { items: rows.map((r) => ({ ...r, ok: r.ok === 1 })), total: n };
   }
 }

@@ -1,4 +1,4 @@
-import type { Notifications, Schedule } from '@basin/plugin-scheduler';
+import type { Notifications, Schedule } from '@basin/plugin-scheduler/contract';
 import type { WebhookEvent } from './payload.js';
 
 type Trigger = 'success' | 'failure' | 'stale' | 'governance' | 'analysis';

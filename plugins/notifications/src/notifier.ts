@@ -1,5 +1,8 @@
 import type { Clock, EventBus, Logger, SqliteDb } from '@basin/core';
-import type { Schedule, SchedulesFile, ScheduleJobFinished, SyncRetrying } from '@basin/plugin-scheduler';
+import type { PiiDetected, SchemaDriftDetected } from '@basin/plugin-governance/contract';
+import type { MetricAlert } from '@basin/plugin-monitoring/contract';
+import type { Schedule, SchedulesFile, ScheduleJobFinished, SyncRetrying } from '@basin/plugin-scheduler/contract';
+import type { SyncCompleted, SyncFailed } from '@basin/plugin-sync/contract';
 import type { DeliveryResult, Deliverer } from './delivery.js';
 import { shouldNotify } from './gating.js';
 import { chatPayload, genericPayload, type Notification, type WebhookEvent } from './payload.js';
@@ -14,16 +17,6 @@ export interface NotifierDeps {
   settings: () => SchedulesFile;
   /** base URL of Basin for dashboard_url */
   baseUrl: () => string;
-}
-
-interface SyncEventPayload {
-  source: string;
-  sync_id?: string;
-  rows?: number;
-  error?: string;
-  duration_seconds?: number;
-  trigger?: string;
-  schedule?: string | null;
 }
 
 /** Keys dropped from governance and alert metadata so sampled values never leave Basin. */
@@ -45,13 +38,13 @@ export class Notifier {
 
   attach(): void {
     const ev = this.d.events;
-    ev.on('schedule_job_finished', (p) => this.onJobFinished(p as ScheduleJobFinished));
-    ev.on('sync_retrying', (p) => this.onRetrying(p as SyncRetrying));
-    ev.on('sync_completed', (p) => this.onSync(p as unknown as SyncEventPayload, true));
-    ev.on('sync_failed', (p) => this.onSync(p as unknown as SyncEventPayload, false));
-    ev.on('schema_drift_detected', (p) => this.onGovernance('schema_drift_detected', p as unknown as Record<string, unknown>));
-    ev.on('pii_detected', (p) => this.onGovernance('pii_detected', p as unknown as Record<string, unknown>));
-    ev.on('metric_alert', (p) => this.onMetricAlert(p as unknown as Record<string, unknown>));
+    ev.on('schedule_job_finished', (p) => this.onJobFinished(p));
+    ev.on('sync_retrying', (p) => this.onRetrying(p));
+    ev.on('sync_completed', (p) => this.onSyncCompleted(p));
+    ev.on('sync_failed', (p) => this.onSyncFailed(p));
+    ev.on('schema_drift_detected', (p) => this.onGovernance('schema_drift_detected', p));
+    ev.on('pii_detected', (p) => this.onGovernance('pii_detected', p));
+    ev.on('metric_alert', (p) => this.onMetricAlert(p));
   }
 
   /** Sends a notification to every webhook if gating allows; returns at once. */
@@ -136,23 +129,23 @@ export class Notifier {
   }
 
   /** Syncs not started by a schedule (API, watcher, upload): success resets staleness; only failures are sent. */
-  private onSync(p: SyncEventPayload, ok: boolean): void {
-    if (ok) {
-      const now = this.d.clock.now().toISOString();
-      this.d.db
-        .prepare('INSERT INTO notif_source_state (source, first_seen_at, last_success_at) VALUES (?, ?, ?) ON CONFLICT(source) DO UPDATE SET last_success_at = excluded.last_success_at, stale_notified_at = NULL')
-        .run(p.source, now, now);
-      return;
-    }
+  private onSyncCompleted(p: SyncCompleted): void {
+    const now = this.d.clock.now().toISOString();
+    this.d.db
+      .prepare('INSERT INTO notif_source_state (source, first_seen_at, last_success_at) VALUES (?, ?, ?) ON CONFLICT(source) DO UPDATE SET last_success_at = excluded.last_success_at, stale_notified_at = NULL')
+      .run(p.source, now, now);
+  }
+
+  private onSyncFailed(p: SyncFailed): void {
     if (p.schedule) return; // the scheduler's job event reports it, once per run
     const n = this.base('sync_failed', p.trigger ?? 'manual', [p.source], '/sources');
     n.error = p.error ?? null;
-    n.duration_seconds = p.duration_seconds ?? 0;
+    n.duration_seconds = 0;
     n.metadata = { sync_id: p.sync_id ?? null, trigger: p.trigger ?? null };
     this.notify(n);
   }
 
-  private onGovernance(event: 'schema_drift_detected' | 'pii_detected', p: Record<string, unknown>): void {
+  private onGovernance(event: 'schema_drift_detected' | 'pii_detected', p: SchemaDriftDetected | PiiDetected): void {
     const source = typeof p.source === 'string' ? p.source : null;
     const schedule = source ? this.scheduleOf(source) : undefined;
     const n = this.base(event, schedule?.name ?? '', source ? [source] : [], '/catalog');
@@ -161,10 +154,9 @@ export class Notifier {
     this.notify(n);
   }
 
-  private onMetricAlert(p: Record<string, unknown>): void {
-    const source = typeof p.source === 'string' ? p.source : null;
-    const n = this.base('metric_alert', '', source ? [source] : [], '/');
-    n.error = typeof p.message === 'string' ? p.message : null;
+  private onMetricAlert(p: MetricAlert): void {
+    const n = this.base('metric_alert', '', [], '/');
+    n.error = p.message ?? `${p.monitor} (${p.source_table}) changed ${p.change_pct ?? '?'}% ${p.compare}, beyond the ${p.threshold}% threshold`;
     n.metadata = withoutSamples(p) as Record<string, unknown>;
     this.notify(n);
   }

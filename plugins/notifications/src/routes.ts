@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { errors, type PluginContext } from '@basin/core';
-import type { SchedulesFile } from '@basin/plugin-scheduler';
+import type { SchedulesFile } from '@basin/plugin-scheduler/contract';
 import type { Deliverer } from './delivery.js';
 import { maskUrl } from './mask.js';
 import type { Notifier } from './notifier.js';

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { BASIN_VERSION, definePlugin, errors, type BasinApp } from '@basin/core';
+import { BASIN_VERSION, coreServices, definePlugin, errors } from '@basin/core';
 import { Type } from '@sinclair/typebox';
 import { biFileSpec, cloudFileSpec } from './config.js';
 import { platformHealth } from './health.js';
@@ -12,7 +12,7 @@ export default definePlugin({
   name: 'platform',
   configFiles: [cloudFileSpec, biFileSpec],
   register(ctx) {
-    const app = () => ctx.resolve<BasinApp>('app');
+    const app = () => ctx.resolve(coreServices.app);
     const baseUrl = (req: { protocol: string; host: string }) => `${req.protocol}://${req.host}`;
 
     ctx.routes.get('/api/status', { permission: 'public', schema: { summary: 'Health of the warehouse and companion tools' } }, async () => {

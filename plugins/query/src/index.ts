@@ -1,4 +1,4 @@
-import { definePlugin, type Warehouse } from '@basin/core';
+import { coreServices, definePlugin } from '@basin/core';
 import { Type } from '@sinclair/typebox';
 import { ApiSection } from './config.js';
 import { executeQuery, MAX_SQL_BYTES } from './executor.js';
@@ -14,7 +14,7 @@ export default definePlugin({
   name: 'query',
   configSections: [{ section: 'api', schema: ApiSection }],
   register(ctx) {
-    const reader = new ServingReader(ctx.resolve<Warehouse>('warehouse'), ctx.log);
+    const reader = new ServingReader(ctx.resolve(coreServices.warehouse), ctx.log);
     ctx.onStop(() => reader.close());
     const limits = () => {
       const api = ctx.config.section<ApiSection | undefined>('api');

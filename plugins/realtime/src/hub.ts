@@ -1,5 +1,5 @@
 import type { WebSocket } from 'ws';
-import type { EventEnvelope, Logger, Principal } from '@basin/core';
+import type { AnyEventEnvelope, Logger, Principal } from '@basin/core';
 
 /** SPEC "WebSocket events" and the permission a client needs to receive each. */
 export const WS_EVENT_PERMISSIONS: Readonly<Record<string, string>> = {
@@ -61,7 +61,7 @@ export class WsHub {
   }
 
   /** Sends one bus event to every client allowed to see it; serialised once. */
-  broadcast(env: EventEnvelope): void {
+  broadcast(env: AnyEventEnvelope): void {
     const permission = WS_EVENT_PERMISSIONS[env.type];
     if (!permission || !this.clients.size) return;
     const data = JSON.stringify({ ...(env.payload as object), type: env.type, timestamp: env.timestamp });

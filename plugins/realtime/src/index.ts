@@ -1,9 +1,13 @@
-import { asValue, BasinError, definePlugin, type Authenticator, type PermissionRegistry } from '@basin/core';
+import { BasinError, coreServices, createServiceRef, definePlugin } from '@basin/core';
+import type { AuthLogout } from '@basin/plugin-auth/contract';
 import { WS_EVENT_PERMISSIONS, WsHub } from './hub.js';
 import { attachUpgrade, WS_PATH } from './upgrade.js';
 
 export { WsHub, WS_EVENT_PERMISSIONS, DEFAULT_HUB_OPTIONS, type HubOptions } from './hub.js';
 export { WS_PATH } from './upgrade.js';
+
+/** the live feed's hub (this plugin's own; tests read it) */
+const wsHubRef = createServiceRef<WsHub>({ id: 'wsHub' });
 
 /** Live platform events over a WebSocket at /ws (SPEC "WebSocket", "WebSocket events"). */
 export default definePlugin({
@@ -11,20 +15,19 @@ export default definePlugin({
   optionalDependsOn: ['auth'],
   register(ctx) {
     const hub = new WsHub(ctx.log);
-    ctx.provide('wsHub', asValue(hub));
+    ctx.provide(wsHubRef, hub);
     const wss = attachUpgrade({
       server: ctx.http.server,
       hub,
       log: ctx.log,
-      permissions: ctx.resolve<PermissionRegistry>('permissions'),
-      authenticator: () => ctx.tryResolve<Authenticator>('authenticator'),
+      permissions: ctx.resolve(coreServices.permissions),
+      authenticator: () => ctx.tryResolve(coreServices.authenticator),
     });
     ctx.events.onAny((env) => {
       if (env.type in WS_EVENT_PERMISSIONS) hub.broadcast(env);
     });
     // a logout ends that session's live feed too
-    ctx.events.on('auth_logout', (p) => {
-      const { session_id, user_id } = p as { session_id?: string | null; user_id?: string };
+    ctx.events.on('auth_logout', ({ session_id, user_id }: AuthLogout) => {
       hub.closeWhere((pr) => (session_id ? pr.sessionId === session_id : pr.userId === user_id), 'logged out');
     });
 

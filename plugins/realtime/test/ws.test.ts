@@ -18,6 +18,9 @@ interface Msg {
 }
 
 /** A real ws client collecting JSON messages. */
+/** the client's TCP socket, which ws keeps in an undeclared field */
+const tcpSocket = (ws: WebSocket): { pause(): void } => Reflect.get(ws, '_socket');
+
 async function connect(base: string, headers: Record<string, string> = {}): Promise<{ ws: WebSocket; messages: Msg[]; next: (type: string) => Promise<Msg> }> {
   const ws = new WebSocket(`${base.replace(/^http/, 'ws')}/ws`, { headers });
   const messages: Msg[] = [];
@@ -158,7 +161,7 @@ test('a slow client is dropped instead of buffering without bound; a client that
   const slow = await connect(base);
   const fast = await connect(base);
   // the slow client stops reading: its TCP window fills and the server's queue grows
-  (slow.ws as unknown as { _socket: { pause(): void } })._socket.pause();
+  tcpSocket(slow.ws).pause();
   const big = 'x'.repeat(200 * 1024);
   for (let i = 0; i < 200 && hub.stats.droppedSlow === 0; i++) {
     await b.app.events.emit('freshness_update', { source: 'orders', pad: big } as never);
@@ -175,7 +178,7 @@ test('a slow client is dropped instead of buffering without bound; a client that
   await new Promise((r) => setTimeout(r, 100)); // the real client answers the ping with a pong
   hub.pingRound();
   assert.equal(hub.size, 1);
-  (fast.ws as unknown as { _socket: { pause(): void } })._socket.pause();
+  tcpSocket(fast.ws).pause();
   hub.pingRound();
   await new Promise((r) => setTimeout(r, 100));
   hub.pingRound();

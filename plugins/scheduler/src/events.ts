@@ -28,12 +28,5 @@ export interface SyncRetrying {
   retry_job_id: string;
 }
 
-declare module '@basin/core' {
-  interface BasinEvents {
-    schedule_job_started: ScheduleJobStarted;
-    schedule_job_finished: ScheduleJobFinished;
-    sync_retrying: SyncRetrying;
-  }
-}
-
+/** declared on the bus in contract.ts */
 export const SCHEDULER_EVENTS = ['schedule_job_started', 'schedule_job_finished', 'sync_retrying'] as const;

@@ -1,6 +1,10 @@
-import { asValue, definePlugin } from '@basin/core';
+import { coreServices, definePlugin } from '@basin/core';
+import { governanceRef } from '@basin/plugin-governance/contract';
+import { sourceStatusPoint } from '@basin/plugin-sources/contract';
+import { syncEngineRef } from '@basin/plugin-sync/contract';
+import { txRunnerRef } from '@basin/plugin-transform/contract';
 import { schedulesFileSpec, type SchedulesFile } from './config.js';
-import type { Governance, SyncEngine, TxRunner } from './contracts.js';
+import { schedulerRef, type SchedulerView } from './contract.js';
 import { registerScheduleRoutes } from './routes.js';
 import { Scheduler } from './scheduler.js';
 import { JobStore } from './store.js';
@@ -9,6 +13,7 @@ import { SCHEDULER_EVENTS } from './events.js';
 export * from './config.js';
 export * from './cron.js';
 export * from './events.js';
+export * from './contract.js';
 export type { JobRecord, JobStatus, JobTrigger } from './store.js';
 export { Scheduler, TICK_SECONDS, type ScheduleView } from './scheduler.js';
 
@@ -18,7 +23,7 @@ export default definePlugin({
   optionalDependsOn: ['sources', 'sync', 'transform', 'governance'],
   configFiles: [schedulesFileSpec],
   register(ctx) {
-    const store = new JobStore(ctx.resolve('stateDb'));
+    const store = new JobStore(ctx.resolve(coreServices.stateDb));
     const scheduler = new Scheduler({
       projectDir: ctx.config.projectDir,
       initial: ctx.config.file<SchedulesFile>('schedules'),
@@ -29,12 +34,14 @@ export default definePlugin({
       work: {
         projectDir: ctx.config.projectDir,
         // resolved per job: the engines may be registered after us or replaced in tests
-        syncEngine: () => ctx.tryResolve<SyncEngine>('syncEngine'),
-        txRunner: () => ctx.tryResolve<TxRunner>('txRunner'),
-        attentionSources: async () => (await ctx.tryResolve<Governance>('governance')?.attentionSources()) ?? new Set<string>(),
+        syncEngine: () => ctx.tryResolve(syncEngineRef),
+        txRunner: () => ctx.tryResolve(txRunnerRef),
+        attentionSources: async () => (await ctx.tryResolve(governanceRef)?.attentionSources()) ?? new Set<string>(),
       },
     });
-    ctx.provide('scheduler', asValue(scheduler));
+    ctx.provide(schedulerRef, scheduler);
+    // the sources API shows the schedules that sync each source
+    ctx.extensionPoint(sourceStatusPoint)?.contribute({ schedule: (name) => sourceSchedules(scheduler, name) });
     ctx.events.declare(...SCHEDULER_EVENTS);
     registerScheduleRoutes(ctx, scheduler, store);
     ctx.onStart(() => scheduler.start());
@@ -44,3 +51,12 @@ export default definePlugin({
     }));
   },
 });
+
+function sourceSchedules(s: SchedulerView, source: string) {
+  const list = s.current().schedules.filter((x) => x.enabled !== false && (x.type === 'sync' || x.type === 'sync_only') && (x.sources ?? []).includes(source));
+  if (!list.length) return null;
+  return {
+    schedules: list.map((x) => ({ name: x.name, cron: x.cron, next_run: s.nextRun(x.name)?.toISOString() ?? null })),
+    next_run: list.map((x) => s.nextRun(x.name)?.toISOString() ?? null).filter(Boolean).sort()[0] ?? null,
+  };
+}

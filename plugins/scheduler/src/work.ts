@@ -1,5 +1,6 @@
 import type { Schedule } from './config.js';
-import type { SyncEngine, TxRunner } from './contracts.js';
+import type { SyncEngine } from '@basin/plugin-sync/contract';
+import type { TxRunner } from '@basin/plugin-transform/contract';
 import { projectPython, resolveScript, runScript } from './script.js';
 
 export interface WorkDeps {

@@ -1,5 +1,6 @@
 import { BasinError, type Clock, type EventBus } from '@basin/core';
-import type { SyncEngine, SyncOptions, SyncRecord, TxRunner, TxRunRecord } from '../src/contracts.js';
+import type { SyncEngine, SyncOptions, SyncRecord } from '@basin/plugin-sync/contract';
+import type { TxRunner, TxRunRecord } from '@basin/plugin-transform/contract';
 
 /**
  * A sync engine honouring the cross-plugin contract (start/wait/cancel, 409 while a source syncs,
@@ -19,10 +20,10 @@ export class FakeSyncEngine implements SyncEngine {
   start(source: string, opts?: SyncOptions): SyncRecord {
     if (!this.known.includes(source)) throw new BasinError(404, 'not_found', `Source "${source}" was not found.`);
     if (this.isRunning(source)) throw new BasinError(409, 'sync_in_progress', `Source "${source}" is already syncing.`);
-    const rec: SyncRecord = { id: `sync_${++this.n}`, source, status: 'running', started_at: this.clock.now().toISOString(), finished_at: null, rows: 0, error: null };
+    const rec: SyncRecord = { id: `sync_${++this.n}`, source, status: 'running', started_at: this.clock.now().toISOString(), finished_at: null, rows: 0, tables: [], error: null, trigger: opts?.trigger ?? 'api', schedule: opts?.schedule ?? null };
     this.records.set(rec.id, rec);
     this.started.push({ source, opts });
-    void this.events.emit('sync_started', { source, sync_id: rec.id, trigger: opts?.trigger ?? 'api', schedule: opts?.schedule ?? null } as never);
+    void this.events.emit('sync_started', { source, sync_id: rec.id, trigger: opts?.trigger ?? 'api', schedule: opts?.schedule ?? null });
     if (this.auto) {
       const outcome = this.auto(source);
       queueMicrotask(() => this.finish(source, outcome));
@@ -71,9 +72,9 @@ export class FakeSyncEngine implements SyncEngine {
     rec.finished_at = this.clock.now().toISOString();
     const opts = this.started.find((s) => s.source === rec.source)?.opts;
     if (status === 'succeeded') {
-      void this.events.emit('sync_completed', { source: rec.source, sync_id: rec.id, rows, tables: [], duration_seconds: 0, trigger: opts?.trigger ?? 'api', schedule: opts?.schedule ?? null } as never);
+      void this.events.emit('sync_completed', { source: rec.source, sync_id: rec.id, rows, tables: [], duration_seconds: 0, trigger: opts?.trigger ?? 'api', schedule: opts?.schedule ?? null });
     } else if (status === 'failed') {
-      void this.events.emit('sync_failed', { source: rec.source, sync_id: rec.id, error: error ?? 'failed', trigger: opts?.trigger ?? 'api', schedule: opts?.schedule ?? null } as never);
+      void this.events.emit('sync_failed', { source: rec.source, sync_id: rec.id, error: error ?? 'failed', trigger: opts?.trigger ?? 'api', schedule: opts?.schedule ?? null });
     }
     for (const w of this.waiters.get(rec.id) ?? []) w({ ...rec });
     this.waiters.delete(rec.id);
@@ -88,7 +89,12 @@ export class FakeTxRunner implements TxRunner {
   async run(opts: Parameters<TxRunner['run']>[0]): Promise<TxRunRecord> {
     this.calls.push(opts);
     const failed = this.fail;
-    return { id: `tx_${++this.n}`, status: failed ? 'failed' : 'succeeded', command: opts.command ?? 'run', error: failed, models: [{ name: 'stg_orders', status: failed ? 'error' : 'success', rows_affected: 7, error: failed }] };
+    const at = new Date(0).toISOString();
+    return {
+      id: `tx_${++this.n}`, status: failed ? 'failed' : 'succeeded', command: opts.command ?? 'run', selector: opts.select ?? null, excluded_sources: opts.excludeSources ?? [],
+      queued_at: at, started_at: at, finished_at: at, trigger: opts.trigger ?? 'api', schedule: opts.schedule ?? null, notes: [], docs_generated: false, error: failed,
+      models: [{ name: 'stg_orders', status: failed ? 'error' : 'success', execution_time: null, rows_affected: 7, error: failed }],
+    };
   }
   cancel(): boolean {
     return false;

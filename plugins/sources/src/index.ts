@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { asValue, definePlugin, PROJECT_FILE } from '@basin/core';
+import { definePlugin, PROJECT_FILE } from '@basin/core';
 import { ingestConfigFileSpec, secretsFileSpec, sourcesFileSpec } from './config.js';
+import { sourceRegistryRef, sourceStatusPoint, type SourceStatusContribution } from './contract.js';
 import { addProjectSources, loadSourceRegistry } from './registry.js';
 
 export * from './config.js';
@@ -26,6 +27,8 @@ export default definePlugin({
     if (names.length) await addProjectSources(registry, projectDir, names);
   },
   register(ctx) {
-    ctx.provide('sourceRegistry', asValue(registry));
+    ctx.provide(sourceRegistryRef, registry);
+    const contributions: SourceStatusContribution[] = [];
+    ctx.provideExtensionPoint(sourceStatusPoint, { contribute: (c) => void contributions.push(c), contributions: () => contributions });
   },
 });

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { BasinConfig } from '@basin/core';
-import type { SourceEntry } from '@basin/plugin-sources';
+import type { SourceEntry } from '@basin/plugin-sources/contract';
 import { SourceError, type SourceContext, type SourceLogger } from '@basin/sdk';
 
 export interface ContextInput {

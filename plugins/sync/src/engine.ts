@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
 import { BasinError, errors, literal, type BasinConfig, type Clock, type EventBus, type Logger, type Warehouse } from '@basin/core';
-import type { SourceEntry, SourceRegistry } from '@basin/plugin-sources';
+import type { SourceEntry, SourceRegistry } from '@basin/plugin-sources/contract';
 import { notImplemented, SourceError, type ResourceSpec, type SourceDefinition, type SourceLogger } from '@basin/sdk';
 import { buildSourceContext, redact } from './context.js';
 import { committedSyncIds, dropStaleStaging, LoadSession } from './loader.js';
@@ -120,7 +120,8 @@ export class SyncEngineImpl implements SyncEngine {
     }
     this.d.store.insertHistory(record, !!opts.fullRefresh);
     this.bySource.set(source, record.id);
-    const job: Job = { record, controller, opts, done: undefined as unknown as Promise<SyncRecord> };
+    // `done` is replaced just below: the job is registered before its run is chained
+    const job: Job = { record, controller, opts, done: Promise.resolve(record) };
     this.jobs.set(record.id, job);
     job.done = this.slot()
       .then(() => this.execute(job, entry))

@@ -1,9 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import multipart from '@fastify/multipart';
-import { asValue, definePlugin, removeServerInfo, writeServerInfo, type PluginContext } from '@basin/core';
+import { coreServices, definePlugin, removeServerInfo, writeServerInfo, type PluginContext } from '@basin/core';
 import { Type } from '@sinclair/typebox';
-import type { SourceRegistry } from '@basin/plugin-sources';
+import { sourceRegistryRef } from '@basin/plugin-sources/contract';
 import { registerSyncCommands } from './cli/commands.js';
+import { syncEngineRef, syncHistoryRef, syncLoadHooksPoint } from './contract.js';
 import { SyncEngineImpl } from './engine.js';
 import { registerFileRoutes, type UploadsSection } from './routes/files.js';
 import { registerLogRoutes } from './routes/logs.js';
@@ -14,6 +15,7 @@ import { SyncStore } from './store.js';
 import { FileWatcher } from './watcher.js';
 
 export * from './types.js';
+export * from './contract.js';
 export { SyncEngineImpl } from './engine.js';
 export { SyncStore } from './store.js';
 export { LoadSession } from './loader.js';
@@ -38,12 +40,12 @@ export default definePlugin({
   ],
   commands: registerSyncCommands,
   async register(ctx: PluginContext) {
-    const registry = ctx.resolve<SourceRegistry>('sourceRegistry');
-    const store = new SyncStore(ctx.resolve('stateDb'));
+    const registry = ctx.resolve(sourceRegistryRef);
+    const store = new SyncStore(ctx.resolve(coreServices.stateDb));
     const engine = new SyncEngineImpl({
       config: ctx.config,
       registry,
-      warehouse: ctx.resolve('warehouse'),
+      warehouse: ctx.resolve(coreServices.warehouse),
       store,
       events: ctx.events,
       clock: ctx.clock,
@@ -53,8 +55,9 @@ export default definePlugin({
     await engine.recover();
     const watcher = new FileWatcher(ctx.config, registry, engine, ctx.log);
 
-    ctx.provide('syncEngine', asValue(engine));
-    ctx.provide('syncStore', asValue(store));
+    ctx.provide(syncEngineRef, engine);
+    ctx.provide(syncHistoryRef, store);
+    ctx.provideExtensionPoint(syncLoadHooksPoint, engine);
     ctx.events.declare('sync_started', 'sync_completed', 'sync_failed', 'csv_uploaded', 'freshness_update');
 
     const maxBytes = (ctx.config.section<UploadsSection>('uploads')?.max_file_mb ?? 500) * 1024 * 1024;

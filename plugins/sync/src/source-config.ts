@@ -1,5 +1,5 @@
 import type { BasinConfig } from '@basin/core';
-import type { SourceEntry, SourceRegistry, SourcesFile } from '@basin/plugin-sources';
+import type { SourceEntry, SourceRegistry, SourcesFile } from '@basin/plugin-sources/contract';
 import type { SourceDefinition } from '@basin/sdk';
 
 export type RegisteredSource = SourceDefinition & { package: string };

@@ -1,9 +1,8 @@
 import type { BasinConfig, Clock } from '@basin/core';
-import type { SourceEntry, SourceRegistry } from '@basin/plugin-sources';
+import type { SourceEntry, SourceRegistry, SourceSchemaChangeGroup as SchemaChangeGroup } from '@basin/plugin-sources/contract';
 import type { SyncEngineImpl } from './engine.js';
 import { maskConfig, rawSchema, sourceBlock } from './source-config.js';
 import type { SyncStore } from './store.js';
-import type { SchemaChange } from './types.js';
 
 export type SourceStatus = 'synced' | 'syncing' | 'failed' | 'empty' | 'not_synced' | 'unknown';
 
@@ -50,12 +49,7 @@ export function listItem(v: SourceView['deps'], s: SourceEntry, extra: { schedul
 }
 
 /** one sync's schema changes of one table, oldest group first (from governance) */
-export interface SchemaChangeGroup {
-  table: string;
-  sync_id: string | null;
-  changes: SchemaChange[];
-  at: string;
-}
+export type { SchemaChangeGroup };
 
 export function details(v: SourceView['deps'], s: SourceEntry, extra: { schedule?: unknown; attention?: boolean; schemaChanges?: SchemaChangeGroup[] }) {
   const def = v.registry.get(s.type);

@@ -1,6 +1,6 @@
 import type { ColumnSpec } from '@basin/sdk';
 
-/** The contract other plugins use (docs/architecture.md, "syncEngine"). */
+/** Types of the contract other plugins use (re-exported by contract.ts; docs/architecture.md). */
 export type SyncTrigger = 'api' | 'schedule' | 'watcher' | 'cli' | 'upload' | 'initial';
 
 export interface SyncProgress {
@@ -52,25 +52,9 @@ export interface SyncEngine {
   get(id: string): SyncRecord | undefined;
   cancel(id: string): boolean;
   isRunning(source: string): boolean;
-  addPostLoadHook(fn: PostLoadHook): void;
 }
 
 /** one column change as the sources API shows it (`schema_changes` of a source's details; recorded by governance) */
-export interface SchemaChange {
-  column: string;
-  change: 'added' | 'type_changed' | 'removed';
-  from?: string;
-  to?: string;
-}
+export type { SourceSchemaChange as SchemaChange } from '@basin/plugin-sources/contract';
 
 export type ObservedColumns = ColumnSpec[];
-
-declare module '@basin/core' {
-  interface BasinEvents {
-    sync_started: { source: string; sync_id: string; trigger: string; schedule?: string | null };
-    sync_completed: { source: string; sync_id: string; rows: number; tables: SyncTable[]; duration_seconds: number; trigger: string; schedule?: string | null };
-    sync_failed: { source: string; sync_id: string; error: string; trigger: string; schedule?: string | null };
-    csv_uploaded: { source: string; file: string };
-    freshness_update: { source: string };
-  }
-}

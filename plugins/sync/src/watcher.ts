@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import chokidar, { type FSWatcher } from 'chokidar';
 import { BasinError, type BasinConfig, type Logger } from '@basin/core';
-import type { SourceRegistry } from '@basin/plugin-sources';
+import type { SourceRegistry } from '@basin/plugin-sources/contract';
 import type { SyncEngineImpl } from './engine.js';
 import { configuredSources, sourceDirectory } from './source-config.js';
 

@@ -4,7 +4,7 @@ import { ManualClock, type BasinApp } from '@basin/core';
 import sourcesPlugin, { loadSourceRegistry } from '@basin/plugin-sources';
 import { defineSource, SourceError, Type, type ReadItem } from '@basin/sdk';
 import { bootApp, disableAuth, makeProject } from '@basin/test';
-import syncPlugin, { type SyncEngine } from '../src/index.js';
+import syncPlugin, { type SyncEngineImpl } from '../src/index.js';
 
 /**
  * Test-only source types, registered once per process:
@@ -109,7 +109,7 @@ export async function registerTestSources(): Promise<void> {
 export interface SyncTestApp {
   dir: string;
   app: BasinApp;
-  engine: SyncEngine;
+  engine: SyncEngineImpl;
   clock: ManualClock;
   close(): Promise<void>;
 }
@@ -125,7 +125,7 @@ export async function bootSync(sourcesYml: string, files: Record<string, string>
   if (opts.projectYmlExtra) fs.appendFileSync(path.join(dir, '.basin', 'project.yml'), `\n${opts.projectYmlExtra}\n`);
   const clock = new ManualClock('2026-03-01T12:00:00Z');
   const app = await bootApp(dir, { clock, plugins: [sourcesPlugin, syncPlugin] });
-  const engine = app.container.resolve<SyncEngine>('syncEngine');
+  const engine = app.container.resolve<SyncEngineImpl>('syncEngine');
   return {
     dir,
     app,

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { asValue, ManualClock } from '@basin/core';
+import { definePlugin, ManualClock } from '@basin/core';
 import sourcesPlugin from '@basin/plugin-sources';
+import { sourceStatusPoint } from '@basin/plugin-sources/contract';
 import schedulerPlugin from '@basin/plugin-scheduler';
 import { bootApp, disableAuth, makeProject } from '@basin/test';
 import syncPlugin from '../src/index.js';
@@ -11,7 +12,12 @@ describe('GET /api/sources with other plugins installed', () => {
   let close: () => Promise<void> = async () => {};
   after(() => close());
 
-  it('carries schedule info from the scheduler and attention flags from governance', async () => {
+  it('carries schedule info from the scheduler and attention flags from a contributor (as governance adds them)', async () => {
+    const flagging = definePlugin({
+      name: 'flagging',
+      optionalDependsOn: ['sources'],
+      register: (ctx) => ctx.extensionPoint(sourceStatusPoint)?.contribute({ attention: async () => new Set(['other']) }),
+    });
     await registerTestSources();
     const dir = makeProject({
       '.basin/sources.yml': 'version: "1.0"\nsources:\n  - name: shop\n    type: test_records\n  - name: other\n    type: test_records\n',
@@ -20,8 +26,7 @@ describe('GET /api/sources with other plugins installed', () => {
     disableAuth(dir);
     const app = await bootApp(dir, {
       clock: new ManualClock('2026-03-01T12:00:00Z'),
-      plugins: [sourcesPlugin, syncPlugin, schedulerPlugin],
-      overrides: { governance: asValue({ attentionSources: async () => new Set(['other']) }) },
+      plugins: [sourcesPlugin, syncPlugin, schedulerPlugin, flagging],
     });
     close = () => app.close();
     const list = (await app.http.inject({ method: 'GET', url: '/api/sources' })).json();

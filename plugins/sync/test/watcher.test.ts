@@ -2,12 +2,13 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
+import type { EventName } from '@basin/core';
 import { patternMatcher } from '../src/watcher.js';
 import { bootSync, type SyncTestApp } from './helpers.js';
 
 const YML = `version: "1.0"\nsources:\n  - name: drop\n    type: local_files\n    local_files:\n      directory: data/uploads/drop\n  - name: other\n    type: local_files\n    local_files:\n      directory: data/elsewhere\n`;
 
-function nextEvent(t: SyncTestApp, type: string, ms = 15000): Promise<any> {
+function nextEvent(t: SyncTestApp, type: EventName, ms = 15000): Promise<any> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no ${type} within ${ms} ms`)), ms);
     const off = t.app.events.on(type, (p) => {

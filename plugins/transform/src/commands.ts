@@ -2,7 +2,7 @@ import path from 'node:path';
 import { CliExit, EXIT, runningServer, type CliContext } from '@basin/core';
 import { runThroughServer } from './cli-remote.js';
 import { FAILED_STATUSES, isProgressLine } from './dbt-log.js';
-import type { DbtRunner } from './runner.js';
+import { txInternal } from './internal-services.js';
 import type { TxCommand, TxRunRecord } from './types.js';
 import { dbtVersion, ensureVenv, locateVenv, VenvSetupError } from './venv.js';
 
@@ -29,7 +29,7 @@ export function registerTxCommands(cli: CliContext): void {
   const runInProcess = async (projectDir: string, command: TxCommand, selector: string | undefined, fullRefresh: boolean): Promise<TxRunRecord> => {
     const app = await cli.boot({ projectDir });
     try {
-      const runner = app.container.resolve<DbtRunner>('txRunner');
+      const runner = app.resolve(txInternal.runner);
       const stop = runner.onLine((l) => {
         if (isProgressLine(l)) out(l.msg);
       });
@@ -85,7 +85,7 @@ export function registerTxCommands(cli: CliContext): void {
       let ok: boolean;
       let dir: string;
       try {
-        const runner = app.container.resolve<DbtRunner>('txRunner');
+        const runner = app.resolve(txInternal.runner);
         ok = await runner.generateDocs();
         dir = runner.targetDir;
       } finally {

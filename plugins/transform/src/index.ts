@@ -1,6 +1,10 @@
 import path from 'node:path';
-import { asValue, definePlugin, type PluginContext } from '@basin/core';
-import { AutoRunCoalescer, realTimer, type SetTimer } from './auto-run.js';
+import { coreServices, definePlugin, type PluginContext } from '@basin/core';
+import { governanceRef } from '@basin/plugin-governance/contract';
+import type { SyncCompleted } from '@basin/plugin-sync/contract';
+import { AutoRunCoalescer, realTimer } from './auto-run.js';
+import { txRunnerRef, txTimerRef } from './contract.js';
+import { txInternal } from './internal-services.js';
 import { registerTxCommands } from './commands.js';
 import { TxSection } from './config.js';
 import { FAILED_STATUSES, isProgressLine } from './dbt-log.js';
@@ -12,20 +16,12 @@ import { StagingStore } from './staging-store.js';
 import { dbtExecutable, dbtVersion, ensureVenv, locateVenv, venvReady } from './venv.js';
 
 export * from './types.js';
+export * from './contract.js';
+export { txInternal } from './internal-services.js';
 export { DbtRunner } from './runner.js';
 export { AutoRunCoalescer, type SetTimer } from './auto-run.js';
 export { generateStaging, stagingModelName, type StagingReport } from './staging.js';
 export { TX_REQUIREMENTS, ensureVenv, locateVenv, dbtExecutable, pythonExecutable, venvReady } from './venv.js';
-
-interface SyncCompleted {
-  source: string;
-  sync_id?: string;
-  trigger?: string;
-  schedule?: string | null;
-}
-interface Governance {
-  attentionSources(): Promise<Set<string>>;
-}
 
 /** Transformations with dbt: runs, staging generation, auto-run after syncs, docs (issue 6). */
 export default definePlugin({
@@ -53,10 +49,10 @@ export default definePlugin({
       return installing;
     };
 
-    const history = new TxHistory(ctx.resolve('stateDb'));
-    const staging = new StagingStore(ctx.resolve('stateDb'));
+    const history = new TxHistory(ctx.resolve(coreServices.stateDb));
+    const staging = new StagingStore(ctx.resolve(coreServices.stateDb));
     const runner = new DbtRunner({
-      warehouse: ctx.resolve('warehouse'),
+      warehouse: ctx.resolve(coreServices.warehouse),
       history,
       events: ctx.events,
       clock: ctx.clock,
@@ -70,19 +66,17 @@ export default definePlugin({
     const autoRun = new AutoRunCoalescer({
       run: (o) => runner.run(o),
       coalesceSeconds: () => config.platform.tx_coalesce_seconds,
-      attentionSources: async () => (await ctx.tryResolve<Governance>('governance')?.attentionSources()) ?? new Set(),
-      timer: () => ctx.tryResolve<SetTimer>('txTimer') ?? realTimer,
+      attentionSources: async () => (await ctx.tryResolve(governanceRef)?.attentionSources()) ?? new Set(),
+      timer: () => ctx.tryResolve(txTimerRef) ?? realTimer,
       log: ctx.log,
     });
-    ctx.provide('txRunner', asValue(runner));
-    ctx.provide('txAutoRun', asValue(autoRun));
-    ctx.provide('txStaging', asValue(staging));
+    ctx.provide(txRunnerRef, runner);
+    ctx.provide(txInternal.autoRun, autoRun);
+    ctx.provide(txInternal.staging, staging);
     ctx.events.declare('tx_run_started', 'tx_run_completed');
 
-    ctx.events.on('sync_completed', async (raw) => {
-      const p = raw as unknown as SyncCompleted;
-      if (!p?.source) return;
-      const report = await generateStaging({ warehouse: ctx.resolve('warehouse'), txDir, source: p.source, now: ctx.clock.now() });
+    ctx.events.on('sync_completed', async (p: SyncCompleted) => {
+      const report = await generateStaging({ warehouse: ctx.resolve(coreServices.warehouse), txDir, source: p.source, now: ctx.clock.now() });
       staging.save(report);
       const notes = stagingNotes(report);
       for (const n of notes) ctx.log.warn(n);

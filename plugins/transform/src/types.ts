@@ -51,10 +51,3 @@ export interface TxRunner {
   run(opts: TxRunOptions): Promise<TxRunRecord>;
   cancel(id: string): boolean;
 }
-
-declare module '@basin/core' {
-  interface BasinEvents {
-    tx_run_started: { model: string; run_id: string };
-    tx_run_completed: { model: string; run_id: string; status: string; error?: string; file?: string; line?: number };
-  }
-}

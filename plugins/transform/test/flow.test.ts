@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { Warehouse, type BasinApp } from '@basin/core';
+import { Warehouse, type BasinApp, type EventName } from '@basin/core';
 import type { AutoRunCoalescer, DbtRunner, TxRunRecord } from '../src/index.js';
 import { bootTx, manualTimer, txProject, writeRawOrders } from './fixtures/project.js';
 
@@ -21,7 +21,7 @@ const events: Array<{ type: string; payload: any }> = [];
 before(async () => {
   dir = txProject();
   app = await bootTx(dir, { txTimer: timer.timer, governance: { attentionSources: async () => new Set(flagged) } });
-  for (const type of ['tx_run_started', 'tx_run_completed']) app.events.on(type, (payload) => void events.push({ type, payload }));
+  for (const type of ['tx_run_started', 'tx_run_completed'] as const) app.events.on(type, (payload) => void events.push({ type, payload }));
 });
 after(async () => {
   await app?.close();
@@ -31,7 +31,7 @@ const runner = () => app.container.resolve<DbtRunner>('txRunner');
 const autoRun = () => app.container.resolve<AutoRunCoalescer>('txAutoRun');
 const syncCompleted = (source: string) => app.events.emit('sync_completed' as any, { source, sync_id: `s_${source}`, rows: 5, tables: [], duration_seconds: 1, trigger: 'api' } as any);
 
-function waitForEvent(type: string, model: string): Promise<any> {
+function waitForEvent(type: EventName, model: string): Promise<any> {
   return new Promise((resolve) => {
     const off = app.events.on(type, (p: any) => {
       if (p.model === model) {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { definePlugin, errors, resolveInside, type UiPage } from '@basin/core';
+import { coreServices, definePlugin, errors, resolveInside } from '@basin/core';
 import { PAGE_ROUTES, uiAssets } from '@basin/ui';
 
 const TYPES: Record<string, string> = {
@@ -30,13 +30,13 @@ export default definePlugin({
     ctx.routes.get('/api/ui/pages', { permission: 'public', schema: { summary: 'UI pages contributed by plugins' } }, async (req) => {
       const perms = req.principal?.permissions;
       return ctx
-        .resolve<UiPage[]>('pages')
+        .resolve(coreServices.pages)
         .map((p, i) => ({ p, i }))
         .filter(({ p }) => p.nav !== false && (!p.permission || !perms || perms.has(p.permission)))
         .map(({ p, i }) => ({ path: p.path, title: p.title, module: p.file ? `/ui/ext/${i}.js` : (p.module ?? null) }));
     });
     ctx.afterRegister(() => {
-      for (const p of ctx.resolve<UiPage[]>('pages')) {
+      for (const p of ctx.resolve(coreServices.pages)) {
         if (!(PAGE_ROUTES as readonly string[]).includes(p.path)) ctx.routes.get(p.path, { permission: 'public', schema: { hide: true } }, async (_req, reply) => reply.headers(headers).type('text/html; charset=utf-8').send(shell));
       }
     });
@@ -48,7 +48,7 @@ export default definePlugin({
       return reply.type(TYPES['.js']!).header('cache-control', 'public, max-age=86400').send(fs.createReadStream(file));
     });
     ctx.routes.get('/ui/ext/:n.js', { permission: 'public', schema: { hide: true } }, async (req, reply) => {
-      const page = ctx.resolve<UiPage[]>('pages')[Number(req.params.n)];
+      const page = ctx.resolve(coreServices.pages)[Number(req.params.n)];
       if (!page?.file) throw errors.notFound('UI page module');
       return reply.headers(headers).type(TYPES['.js']!).send(fs.createReadStream(page.file));
     });

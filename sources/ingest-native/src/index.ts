@@ -47,7 +47,7 @@ async function produce(ctx: SourceContext<Config>, state: Record<string, Record<
   if (isSourceDefinition(exported)) return { def: exported, config: kwargs };
   if (typeof exported !== 'function') throw new SourceError('function_not_found', `${ctx.config.source_function} in ${ctx.config.source_module} is not a function.`);
   const nativeCtx: NativeSourceContext = {
-    ...(ctx as unknown as SourceContext<Record<string, unknown>>),
+    ...ctx,
     config: kwargs,
     state,
     pipelineName: ctx.config.pipeline_name ?? ctx.name,
@@ -71,7 +71,7 @@ function innerContext(ctx: SourceContext<Config>, def: SourceDefinition, config:
   if (problems.length) {
     throw new SourceError('invalid_config', `function_kwargs do not match ${def.type}'s config: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}`);
   }
-  return { ...(ctx as unknown as SourceContext<any>), config: value };
+  return { ...ctx, config: value };
 }
 
 /** Items from a plain iterable: ReadItems, or arrays of rows for the default resource. */

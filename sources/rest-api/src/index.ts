@@ -51,7 +51,7 @@ async function* readEndpoint(ctx: SourceContext<RestApiConfig>, client: RestClie
   }
   for await (const batch of batchRecords(records(), ctx.config.batch_size)) yield { kind: 'records', resource, records: batch };
   const next = cursor?.state();
-  if (next) yield { kind: 'state', resource, state: next as unknown as Record<string, unknown> };
+  if (next) yield { kind: 'state', resource, state: { ...next } };
 }
 
 /**

@@ -92,7 +92,7 @@ function previous(s: Record<string, unknown> | undefined, t: PgTable, ctx: Sourc
     ctx.log.warn(`${t.name}: the cursor column changed from ${String(s.cursor_column)} to ${t.cursor.column}; reading the whole table again`);
     return undefined;
   }
-  return s as unknown as CursorState;
+  return { cursor_column: t.cursor.column, last_value: s.last_value as CursorState['last_value'] };
 }
 
 async function* readTable(client: pg.Client, ctx: SourceContext<SqlDatabaseConfig>, t: PgTable, prev: CursorState | undefined): AsyncGenerator<ReadItem> {

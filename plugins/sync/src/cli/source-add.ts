@@ -3,7 +3,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { isMap, isSeq, parse as parseYaml, parseDocument, YAMLSeq } from 'yaml';
 import { checkAgainstSchema, CliExit, EXIT, validateProject, writeFileAtomic, type CliContext, formatIssue } from '@basin/core';
-import { loadSourceRegistry, addProjectSources, SOURCE_NAME } from '@basin/plugin-sources';
+import { loadSourceRegistry, addProjectSources, SOURCE_NAME } from '@basin/plugin-sources/contract';
 import type { SourceDefinition } from '@basin/sdk';
 
 const SOURCES_FILE = '.basin/sources.yml';

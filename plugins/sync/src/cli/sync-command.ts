@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type cliProgressTypes from 'cli-progress';
-import { CliExit, EXIT, type CliContext } from '@basin/core';
+import { CliExit, createServiceRef, EXIT, type CliContext } from '@basin/core';
 import type { SyncEngineImpl } from '../engine.js';
 import { runningServer, type ServerInfo } from '@basin/core';
 import { configuredSources } from '../source-config.js';
@@ -57,7 +57,7 @@ async function syncInProcess(cli: CliContext, projectDir: string, names: string[
   const out = (s: string) => cli.stdout.write(`${s}\n`);
   const app = await cli.boot({ projectDir, logger: false });
   try {
-    const engine = app.container.resolve<SyncEngineImpl>('syncEngine');
+    const engine = app.resolve(createServiceRef<SyncEngineImpl>({ id: 'syncEngine' }));
     const all = configuredSources(app.config);
     const wanted = names ?? all.filter((s) => s.enabled !== false).map((s) => s.name);
     const unknown = wanted.filter((n) => !all.some((s) => s.name === n));

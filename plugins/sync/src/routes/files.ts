@@ -2,9 +2,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { BasinError, errors, ident, resolveInside, type PluginContext } from '@basin/core';
+import { BasinError, coreServices, errors, ident, resolveInside, type PluginContext } from '@basin/core';
 import { Type } from '@sinclair/typebox';
-import type { SourceRegistry } from '@basin/plugin-sources';
+import type { SourceRegistry } from '@basin/plugin-sources/contract';
 import type { SyncEngineImpl } from '../engine.js';
 import { checkContent, formatFromName } from '../sniff.js';
 import { findSource, rawSchema, sourceDirectory } from '../source-config.js';
@@ -116,7 +116,7 @@ export function registerFileRoutes(ctx: PluginContext, d: { registry: SourceRegi
     const loaded = new Map<string, Array<{ table: string; rows: number }>>();
     for (const t of d.store.tables(source)) {
       if (!t.columns.some((c) => c.name === '_basin_source_file')) continue;
-      const rows = await ctx.resolve<import('@basin/core').Warehouse>('warehouse')
+      const rows = await ctx.resolve(coreServices.warehouse)
         .query<{ f: string; n: string | number }>(`SELECT _basin_source_file AS f, count(*) AS n FROM ${ident(rawSchema(source))}.${ident(t.name)} GROUP BY 1`)
         .catch(() => []);
       for (const r of rows) {

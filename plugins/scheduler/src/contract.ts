@@ -1,0 +1,24 @@
+import { createServiceRef } from '@basin/core';
+import type { SchedulesFile } from './config.js';
+import type { ScheduleJobFinished, ScheduleJobStarted, SyncRetrying } from './events.js';
+
+/** The public face of the scheduler plugin: what other plugins may import (`@basin/plugin-scheduler/contract`). */
+export type { Notifications, Schedule, SchedulesFile } from './config.js';
+export type { ScheduleJobFinished, ScheduleJobStarted, SyncRetrying } from './events.js';
+export type { JobStatus, JobTrigger } from './store.js';
+
+/** What other plugins read from the scheduler: schedules.yml as in force (after a reload) and next runs. */
+export interface SchedulerView {
+  current(): SchedulesFile;
+  nextRun(name: string): Date | null;
+}
+
+export const schedulerRef = createServiceRef<SchedulerView>({ id: 'scheduler' });
+
+declare module '@basin/core' {
+  interface BasinEvents {
+    schedule_job_started: ScheduleJobStarted;
+    schedule_job_finished: ScheduleJobFinished;
+    sync_retrying: SyncRetrying;
+  }
+}

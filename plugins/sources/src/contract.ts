@@ -1,0 +1,43 @@
+import { createExtensionPoint, createServiceRef } from '@basin/core';
+import type { SourceRegistry } from './registry.js';
+
+/** The public face of the sources plugin: what other plugins may import (`@basin/plugin-sources/contract`). */
+export type { SourceRegistry } from './registry.js';
+export type { SourceEntry, SourcesFile } from './config.js';
+
+/** for CLI commands that run before a project boots (`basin source add`) */
+export { addProjectSources, loadSourceRegistry } from './registry.js';
+export { SOURCE_NAME } from './config.js';
+
+/** every installed source type (packages and project-listed ones) */
+export const sourceRegistryRef = createServiceRef<SourceRegistry>({ id: 'sourceRegistry' });
+
+/** one column change of a source's schema history, in the sources API's vocabulary */
+export interface SourceSchemaChange {
+  column: string;
+  change: 'added' | 'type_changed' | 'removed';
+  from?: string;
+  to?: string;
+}
+export interface SourceSchemaChangeGroup {
+  table: string;
+  sync_id: string | null;
+  changes: SourceSchemaChange[];
+  at: string;
+}
+
+/** What other plugins add to a source's status in the sources API (schedule, attention, schema history). */
+export interface SourceStatusContribution {
+  /** the schedules that sync this source, or null */
+  schedule?(source: string): unknown;
+  /** sources that need attention */
+  attention?(): Promise<Set<string>>;
+  /** the latest schema changes of a source, newest first */
+  schemaChanges?(source: string, limit: number): SourceSchemaChangeGroup[];
+}
+export interface SourceStatusExtensions {
+  contribute(c: SourceStatusContribution): void;
+  contributions(): readonly SourceStatusContribution[];
+}
+/** lets the scheduler and governance add to source status without the sources API depending on them */
+export const sourceStatusPoint = createExtensionPoint<SourceStatusExtensions>({ id: 'sources.status' });

@@ -1,0 +1,44 @@
+import { createExtensionPoint, createServiceRef } from '@basin/core';
+import type { PostLoadHook, SyncEngine, SyncTable } from './types.js';
+
+/** The public face of the sync plugin: what other plugins may import (`@basin/plugin-sync/contract`). */
+export type { PostLoadHook, SyncEngine, SyncOptions, SyncProgress, SyncRecord, SyncStatus, SyncTable, SyncTrigger } from './types.js';
+
+/** the part of the sync history other plugins read: sources whose latest decisive sync failed */
+export interface SyncHistory {
+  failures(): Array<{ id: string; source: string; error: string | null; finished_at: string | null; started_at: string }>;
+}
+
+/** checks that run after each load, before sync_completed (governance's drift and PII checks) */
+export interface SyncLoadHooks {
+  addPostLoadHook(fn: PostLoadHook): void;
+}
+
+export const syncEngineRef = createServiceRef<SyncEngine>({ id: 'syncEngine' });
+export const syncHistoryRef = createServiceRef<SyncHistory>({ id: 'syncStore' });
+export const syncLoadHooksPoint = createExtensionPoint<SyncLoadHooks>({ id: 'sync.load-hooks' });
+
+export interface SyncStarted {
+  source: string;
+  sync_id: string;
+  trigger: string;
+  schedule?: string | null;
+}
+export interface SyncCompleted extends SyncStarted {
+  rows: number;
+  tables: SyncTable[];
+  duration_seconds: number;
+}
+export interface SyncFailed extends SyncStarted {
+  error: string;
+}
+
+declare module '@basin/core' {
+  interface BasinEvents {
+    sync_started: SyncStarted;
+    sync_completed: SyncCompleted;
+    sync_failed: SyncFailed;
+    csv_uploaded: { source: string; file: string };
+    freshness_update: { source: string };
+  }
+}
