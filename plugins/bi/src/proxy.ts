@@ -1,0 +1,68 @@
+import httpProxy from '@fastify/http-proxy';
+import { BasinError, errors, type PluginContext } from '@basin/core';
+import type { FastifyRequest } from 'fastify';
+import { permissionFor, supersetRole } from './roles.js';
+import type { SupersetSupervisor } from './supervisor.js';
+
+/** Basin's cookies stay with Basin; client copies of the trusted headers never pass. */
+function forwardHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string | string[] | undefined> {
+  const out: Record<string, string | string[] | undefined> = {};
+  for (const [k, v] of Object.entries(headers)) if (!k.toLowerCase().startsWith('x-basin-') && k !== 'authorization') out[k] = v;
+  const cookie = typeof headers.cookie === 'string' ? headers.cookie.split(';').map((c) => c.trim()).filter((c) => c && !/^basin_/i.test(c)) : [];
+  out.cookie = cookie.length ? cookie.join('; ') : undefined;
+  return out;
+}
+
+/**
+ * /bi/* (and the asset paths Superset 6.1 asks for outside its prefix) to Superset on loopback, signed in
+ * as the caller by trusted headers that only this proxy sets, with the shared secret of this start.
+ */
+export async function registerBiProxy(ctx: PluginContext, deps: { supervisor: SupersetSupervisor; port: () => number }): Promise<void> {
+  const upstream = () => `http://127.0.0.1:${deps.port()}`;
+  const guard = async (req: FastifyRequest) => {
+    const p = req.principal;
+    if (!p) throw new BasinError(401, 'not_authenticated', 'Log in to Basin first.');
+    const pathname = (req.url.split('?')[0] ?? '').replace(/^\/bi\/bi\//, '/bi/');
+    const need = permissionFor(req.method, pathname);
+    if (!p.permissions.has(need)) throw errors.forbidden(need);
+    const s = deps.supervisor.current;
+    if (s.state !== 'running') {
+      throw new BasinError(503, 'bi_unavailable', `Dashboards are not available (Superset is ${s.state}${s.error ? `: ${s.error}` : ''}); see /api/health/platform.`, { state: s.state }, { 'retry-after': '10' });
+    }
+  };
+  const signIn = (req: { principal: FastifyRequest['principal'] }, headers: Record<string, string | string[] | undefined>) => {
+    const p = req.principal!;
+    return {
+      ...forwardHeaders(headers),
+      'x-basin-proxy-secret': deps.supervisor.proxySecret,
+      'x-basin-user': p.email ?? 'admin@basin.local',
+      'x-basin-role': supersetRole(p),
+    };
+  };
+
+  // the proxied tool's paths are not Basin's API: keep them out of the OpenAPI document
+  await ctx.http.register(async (scope) => {
+    scope.addHook('onRoute', (route) => {
+      route.schema = { ...(route.schema ?? {}), hide: true } as typeof route.schema;
+    });
+    await scope.register(httpProxy, {
+      upstream: '',
+      prefix: '/bi',
+      rewritePrefix: '/bi',
+      config: { permission: 'dashboard.view', owner: 'bi' },
+      preHandler: guard,
+      // Superset 6.1 links its logout as /bi/bi/logout (apache/superset#40576)
+      preRewrite: (url) => url.replace(/^\/bi\/bi\//, '/bi/'),
+      replyOptions: { getUpstream: upstream, rewriteRequestHeaders: signIn },
+    });
+    // Superset 6.1 requests some webpack chunks at /static/assets outside its prefix (apache/superset#39429)
+    await scope.register(httpProxy, {
+      upstream: '',
+      prefix: '/static',
+      rewritePrefix: '/bi/static',
+      config: { permission: 'dashboard.view', owner: 'bi' },
+      preHandler: guard,
+      replyOptions: { getUpstream: upstream, rewriteRequestHeaders: signIn },
+    });
+  });
+}

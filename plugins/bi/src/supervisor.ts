@@ -1,0 +1,203 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomic, type Logger, type ManagedVenv } from '@basin/core';
+import { PROVISION_SCRIPT, SUPERSET_CONFIG } from './superset-files.js';
+
+export type SupersetState = 'stopped' | 'installing' | 'initializing' | 'starting' | 'running' | 'failed';
+
+export interface SupersetStatus {
+  state: SupersetState;
+  started_at: string | null;
+  restarts: number;
+  error: string | null;
+  /** Superset's last output lines, when it failed */
+  last_output: string[];
+}
+
+export interface SupervisorDeps {
+  venv: ManagedVenv;
+  venvDir: string;
+  /** .basin/bi: config, Superset's metadata database, the secret key */
+  home: string;
+  port: () => number;
+  servingPath: () => string;
+  startTimeoutMs: () => number;
+  log: Logger;
+  /** the warehouse's id in Superset, once registered */
+  onDatabaseId: (id: number) => void;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Installs, initialises, starts and keeps Superset running on 127.0.0.1:platform.bi_port (gunicorn,
+ * one worker with threads); restarts it with a growing pause when it dies; stops it on shutdown.
+ */
+export class SupersetSupervisor {
+  private child: ChildProcess | null = null;
+  private stopping = false;
+  private status: SupersetStatus = { state: 'stopped', started_at: null, restarts: 0, error: null, last_output: [] };
+  private output: string[] = [];
+  /** the shared secret of the trusted-header sign-on: new at every start, known only to Basin and Superset */
+  readonly proxySecret = crypto.randomBytes(32).toString('base64url');
+  private running: Promise<void> | null = null;
+
+  constructor(private readonly d: SupervisorDeps) {}
+
+  get current(): SupersetStatus {
+    return { ...this.status, last_output: this.status.state === 'failed' ? this.output.slice(-20) : [] };
+  }
+
+  /** Starts Superset (once; later calls wait for the same start). Resolves when it answers /bi/health. */
+  start(): Promise<void> {
+    this.stopping = false;
+    this.running ??= this.boot().catch((e) => {
+      this.fail((e as Error).message);
+      this.running = null;
+      throw e;
+    });
+    return this.running;
+  }
+
+  private fail(message: string): void {
+    this.status = { ...this.status, state: 'failed', error: message };
+    this.d.log.error({ error: message, output: this.output.slice(-10) }, 'Superset failed');
+  }
+
+  private secretKey(): string {
+    const file = path.join(this.d.home, 'secret_key');
+    if (!fs.existsSync(file)) writeFileAtomic(file, crypto.randomBytes(48).toString('base64url'), 0o600);
+    return fs.readFileSync(file, 'utf8').trim();
+  }
+
+  private env(): NodeJS.ProcessEnv {
+    return {
+      ...process.env,
+      SUPERSET_CONFIG_PATH: path.join(this.d.home, 'superset_config.py'),
+      BASIN_BI_HOME: this.d.home,
+      BASIN_BI_SECRET_KEY: this.secretKey(),
+      BASIN_BI_PROXY_SECRET: this.proxySecret,
+      BASIN_SERVING_DB: this.d.servingPath(),
+      PYTHONUNBUFFERED: '1',
+      SUPERSET_LOAD_EXAMPLES: 'no',
+    };
+  }
+
+  private bin(name: string): string {
+    return path.join(path.dirname(this.d.venv.python(this.d.venvDir)), name);
+  }
+
+  private remember(b: Buffer): void {
+    for (const line of b.toString().split('\n')) {
+      if (!line.trim()) continue;
+      this.output.push(line);
+      if (this.output.length > 200) this.output.shift();
+    }
+  }
+
+  /** Runs a Superset command to completion; throws with its last output when it fails. */
+  private exec(cmd: string, args: string[]): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const c = spawn(cmd, args, { cwd: this.d.home, env: this.env(), stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      c.stdout.on('data', (b: Buffer) => {
+        out += b.toString();
+        this.remember(b);
+      });
+      c.stderr.on('data', (b: Buffer) => this.remember(b));
+      c.on('error', reject);
+      c.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${path.basename(cmd)} ${args[0] ?? ''} exited with ${code}: ${this.output.slice(-5).join(' | ')}`))));
+    });
+  }
+
+  private async boot(): Promise<void> {
+    fs.mkdirSync(this.d.home, { recursive: true, mode: 0o700 });
+    this.status = { ...this.status, state: 'installing', error: null };
+    await this.d.venv.ensure(this.d.venvDir, (l) => this.d.log.info(`[superset venv] ${l}`));
+    writeFileAtomic(path.join(this.d.home, 'superset_config.py'), SUPERSET_CONFIG);
+    writeFileAtomic(path.join(this.d.home, 'provision.py'), PROVISION_SCRIPT);
+
+    this.status.state = 'initializing';
+    // the metadata database follows Superset's migrations; `init` creates roles and permissions (once per pin set)
+    const stamp = path.join(this.d.home, `.initialized-${this.d.venv.requirementsHash()}`);
+    await this.exec(this.bin('superset'), ['db', 'upgrade']);
+    if (!fs.existsSync(stamp)) {
+      await this.exec(this.bin('superset'), ['init']);
+      fs.writeFileSync(stamp, new Date().toISOString());
+    }
+    const provisioned = await this.exec(this.d.venv.python(this.d.venvDir), [path.join(this.d.home, 'provision.py')]);
+    const id = /"database_id":\s*(\d+)/.exec(provisioned)?.[1];
+    if (id) this.d.onDatabaseId(Number(id));
+    await this.launch();
+  }
+
+  private async launch(): Promise<void> {
+    this.status.state = 'starting';
+    const port = this.d.port();
+    const child = spawn(this.bin('gunicorn'), ['-w', '1', '-k', 'gthread', '--threads', '8', '-b', `127.0.0.1:${port}`, '--timeout', '120', '--graceful-timeout', '5', 'superset.app:create_app()'], {
+      cwd: this.d.home,
+      env: this.env(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child = child;
+    child.stdout?.on('data', (b: Buffer) => this.remember(b));
+    child.stderr?.on('data', (b: Buffer) => this.remember(b));
+    child.once('exit', (code, signal) => {
+      if (this.child === child) this.child = null;
+      if (this.stopping) return;
+      this.fail(`Superset exited (${signal ?? `code ${code}`})`);
+      void this.restartLater();
+    });
+    const deadline = Date.now() + this.d.startTimeoutMs();
+    for (;;) {
+      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`Superset exited while starting: ${this.output.slice(-5).join(' | ')}`);
+      try {
+        const res = await fetch(`http://127.0.0.1:${port}/bi/health`);
+        if (res.ok) break;
+      } catch {
+        /* not listening yet */
+      }
+      if (Date.now() > deadline) {
+        child.kill('SIGKILL');
+        throw new Error(`Superset did not answer on port ${port} within ${Math.round(this.d.startTimeoutMs() / 1000)} s`);
+      }
+      await sleep(300);
+    }
+    this.status = { ...this.status, state: 'running', started_at: new Date().toISOString(), error: null };
+    this.d.log.info({ port, pid: child.pid }, 'Superset is running');
+  }
+
+  /** After a crash: wait 2, 4, 8 ... up to 60 s, then start gunicorn again (not the install and init steps). */
+  private async restartLater(): Promise<void> {
+    this.status.restarts += 1;
+    const pause = Math.min(60_000, 1000 * 2 ** Math.min(this.status.restarts, 6));
+    await sleep(pause);
+    if (this.stopping || this.child) return;
+    try {
+      await this.launch();
+    } catch (e) {
+      this.fail((e as Error).message);
+      if (!this.stopping) void this.restartLater();
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    const c = this.child;
+    this.child = null;
+    this.status = { ...this.status, state: 'stopped' };
+    if (!c || c.exitCode !== null || c.signalCode !== null) return;
+    const gone = new Promise<void>((r) => c.once('exit', () => r()));
+    c.kill('SIGTERM');
+    const t = setTimeout(() => c.kill('SIGKILL'), 8000);
+    await gone;
+    clearTimeout(t);
+  }
+
+  /** Stops the running gunicorn as if it crashed (tests of the restart). */
+  crashForTest(): void {
+    this.child?.kill('SIGKILL');
+  }
+}
