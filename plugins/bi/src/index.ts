@@ -1,8 +1,9 @@
 import path from 'node:path';
-import { asValue, definePlugin, writeFileAtomic, type PluginContext } from '@basin/core';
+import { coreServices, definePlugin, writeFileAtomic, type PluginContext } from '@basin/core';
 import { parseDocument } from 'yaml';
 import fs from 'node:fs';
 import { registerBiCommands } from './cli.js';
+import { biSupervisorRef } from './contract.js';
 import { BiSection } from './config.js';
 import { registerBiProxy } from './proxy.js';
 import { SupersetSupervisor } from './supervisor.js';
@@ -33,7 +34,7 @@ export default definePlugin({
       ctx.status(() => ({ name: 'bi', state: 'stopped', detail: 'bi.enabled is false in .basin/project.yml' }));
       return;
     }
-    const warehouse = ctx.resolve<{ servingPath: string }>('warehouse');
+    const warehouse = ctx.resolve(coreServices.warehouse);
     const venv = supersetVenv.locate(config.projectDir);
     const supervisor = new SupersetSupervisor({
       venv: supersetVenv,
@@ -45,7 +46,7 @@ export default definePlugin({
       log: ctx.log,
       onDatabaseId: (id) => saveDatabaseId(config.projectDir, id),
     });
-    ctx.provide('biSupervisor', asValue(supervisor));
+    ctx.provide(biSupervisorRef, supervisor);
     await registerBiProxy(ctx, { supervisor, port: () => config.platform.bi_port });
 
     ctx.health(() => ({ bi: supervisor.current }));

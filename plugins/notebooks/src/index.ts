@@ -16,10 +16,10 @@ export { TEMPLATES } from './templates.js';
 /** How often expired locks are swept (their servers stopped). */
 const SWEEP_MS = 15_000;
 
-/** marimo notebooks in the project's notebooks/ folder, with per-notebook locks and servers (issue 14). */
 /** the notebook service (this plugin's own; tests read it) */
 const notebooksRef = createServiceRef<NotebookService>({ id: 'notebooks' });
 
+/** marimo notebooks in the project's notebooks/ folder, with per-notebook locks and servers (issue 14). */
 export default definePlugin({
   name: 'notebooks',
   configSections: [{ section: 'notebooks', schema: NotebooksSection }],
