@@ -1,7 +1,7 @@
 import httpProxy from '@fastify/http-proxy';
-import { BasinError, errors, type PluginContext } from '@basin/core';
+import { BasinError, type PluginContext } from '@basin/core';
 import type { FastifyRequest } from 'fastify';
-import { permissionFor, supersetRole } from './roles.js';
+import { PROXY_ROUTES, supersetRole } from './roles.js';
 import type { SupersetSupervisor } from './supervisor.js';
 
 /** Basin's cookies stay with Basin; client copies of the trusted headers never pass. */
@@ -20,11 +20,7 @@ function forwardHeaders(headers: Record<string, string | string[] | undefined>):
 export async function registerBiProxy(ctx: PluginContext, deps: { supervisor: SupersetSupervisor; port: () => number }): Promise<void> {
   const upstream = () => `http://127.0.0.1:${deps.port()}`;
   const guard = async (req: FastifyRequest) => {
-    const p = req.principal;
-    if (!p) throw new BasinError(401, 'not_authenticated', 'Log in to Basin first.');
-    const pathname = (req.url.split('?')[0] ?? '').replace(/^\/bi\/bi\//, '/bi/');
-    const need = permissionFor(req.method, pathname);
-    if (!p.permissions.has(need)) throw errors.forbidden(need);
+    if (!req.principal) throw new BasinError(401, 'not_authenticated', 'Log in to Basin first.');
     const s = deps.supervisor.current;
     if (s.state !== 'running') {
       throw new BasinError(503, 'bi_unavailable', `Dashboards are not available (Superset is ${s.state}${s.error ? `: ${s.error}` : ''}); see /api/health/platform.`, { state: s.state }, { 'retry-after': '10' });
@@ -45,20 +41,28 @@ export async function registerBiProxy(ctx: PluginContext, deps: { supervisor: Su
     scope.addHook('onRoute', (route) => {
       route.schema = { ...(route.schema ?? {}), hide: true } as typeof route.schema;
     });
-    await scope.register(httpProxy, {
-      upstream: '',
-      prefix: '/bi',
-      rewritePrefix: '/bi',
-      config: { permission: 'dashboard.view', owner: 'bi' },
-      preHandler: guard,
-      // Superset 6.1 links its logout as /bi/bi/logout (apache/superset#40576)
-      preRewrite: (url) => url.replace(/^\/bi\/bi\//, '/bi/'),
-      replyOptions: { getUpstream: upstream, rewriteRequestHeaders: signIn },
-    });
+    // one proxy per permission class (each in its own scope: each adds a catch-all body parser)
+    for (const r of PROXY_ROUTES) {
+      await scope.register(async (one) => {
+        await one.register(httpProxy, {
+          upstream: '',
+          prefix: '/bi',
+          rewritePrefix: '/bi',
+          routes: r.routes,
+          httpMethods: r.methods,
+          config: { permission: r.permission, owner: 'bi' },
+          preHandler: guard,
+          // Superset 6.1 links its logout as /bi/bi/logout (apache/superset#40576)
+          preRewrite: (url) => url.replace(/^\/bi\/bi\//, '/bi/'),
+          replyOptions: { getUpstream: upstream, rewriteRequestHeaders: signIn },
+        });
+      });
+    }
     // Superset 6.1 requests some webpack chunks at /static/assets outside its prefix (apache/superset#39429)
     await scope.register(httpProxy, {
       upstream: '',
       prefix: '/static',
+      httpMethods: ['GET', 'HEAD'],
       rewritePrefix: '/bi/static',
       config: { permission: 'dashboard.view', owner: 'bi' },
       preHandler: guard,

@@ -10,15 +10,35 @@ export function supersetRole(p: Principal): 'Admin' | 'Alpha' | 'Gamma' {
   return 'Gamma';
 }
 
-const READ = new Set(['GET', 'HEAD', 'OPTIONS']);
-/** Superset administration: databases, users, roles, security, imports. */
-const MANAGE = [/^\/bi\/api\/v1\/(database|security|assets\/import)\b/, /^\/bi\/(users|roles|databaseview|rowlevelsecurity)\b/];
-/** Superset answers some reads by POST (chart data, SQL Lab results, its own event log). */
-const READS_BY_POST = [/^\/bi\/api\/v1\/chart\/data\b/, /^\/bi\/superset\/log\b/, /^\/bi\/api\/v1\/sqllab\//, /^\/bi\/api\/v1\/dashboard\/\d+\/filter_state\b/, /^\/bi\/api\/v1\/explore\//];
+export type DashboardPermission = 'dashboard.view' | 'dashboard.create' | 'dashboard.manage';
 
-/** The Basin permission a proxied request needs (Superset's role then decides the rest). */
-export function permissionFor(method: string, pathname: string): 'dashboard.view' | 'dashboard.create' | 'dashboard.manage' {
-  if (MANAGE.some((r) => r.test(pathname)) && !READ.has(method)) return 'dashboard.manage';
-  if (READ.has(method) || READS_BY_POST.some((r) => r.test(pathname))) return 'dashboard.view';
-  return 'dashboard.create';
-}
+/**
+ * Which Basin permission each proxied route needs, declared per route so the permission matrix sees
+ * it. Reads need dashboard.view; Superset answers some reads by POST (chart data, SQL Lab, its event
+ * log, filter state, permalinks), which need dashboard.view too; other writes dashboard.create; writes
+ * to databases, users, roles, row-level security and imports dashboard.manage. Paths are under /bi.
+ */
+export const PROXY_ROUTES: Array<{ methods: string[]; routes: string[]; permission: DashboardPermission }> = [
+  { methods: ['GET', 'HEAD', 'OPTIONS'], routes: ['/', '/*'], permission: 'dashboard.view' },
+  { methods: ['POST', 'PUT', 'PATCH', 'DELETE'], routes: ['/', '/*'], permission: 'dashboard.create' },
+  {
+    methods: ['POST'],
+    routes: [
+      '/api/v1/chart/data',
+      '/api/v1/chart/data/*',
+      '/superset/log/',
+      '/superset/log/*',
+      '/api/v1/sqllab/*',
+      '/api/v1/explore/*',
+      '/api/v1/dashboard/:id/filter_state',
+      '/api/v1/dashboard/:id/filter_state/*',
+      '/api/v1/dashboard/:id/permalink',
+    ],
+    permission: 'dashboard.view',
+  },
+  {
+    methods: ['POST', 'PUT', 'PATCH', 'DELETE'],
+    routes: ['/api/v1/database/', '/api/v1/database/*', '/api/v1/security/*', '/api/v1/assets/import/', '/api/v1/rowlevelsecurity/*', '/users/*', '/roles/*', '/databaseview/*', '/rowlevelsecurity/*'],
+    permission: 'dashboard.manage',
+  },
+];
