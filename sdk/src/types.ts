@@ -67,6 +67,8 @@ export interface SourceContext<C = Record<string, unknown>> {
   log: SourceLogger;
   /** fetch to use (tests may inject one); defaults to global fetch */
   fetch: typeof fetch;
+  /** waits between HTTP retries (tests record the delays instead of waiting); defaults to a timer */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 export interface ConfigProblem {

@@ -1,0 +1,266 @@
+import type { Static, TSchema } from '@sinclair/typebox';
+import type { SourceManifest } from '../declare.js';
+import { defineSource, type ReadItem, type ResourceSpec, type SourceContext, type SourceDefinition } from '../types.js';
+import type { AuthSpec } from './auth.js';
+import { batchRecords } from './batch.js';
+import { RestClient, type QueryValue } from './client.js';
+import { flattenRecord } from './flatten.js';
+import { IncrementalCursor, type CursorState } from './incremental.js';
+import { paginate, type Paginator, type PaginatorSpec } from './paginators.js';
+
+/** Where and how to call a vendor, from its validated config. */
+export interface RestConnection {
+  baseUrl: string;
+  auth: AuthSpec;
+  headers?: Record<string, string>;
+}
+
+/** Incremental loading of a resource by a record field the API can filter on. */
+export interface IncrementalSpec<C> {
+  /** record field holding the cursor (`updated_at`, `created`...) */
+  cursorField: string;
+  /** query parameter that receives the start value (omitted: records are only filtered here) */
+  param?: string;
+  /** query parameter that receives the end of a date-range sync */
+  endParam?: string;
+  /** the parameter's format of a cursor value or a `YYYY-MM-DD` start/end date (Stripe: unix seconds) */
+  format?: (value: string | number) => QueryValue;
+  /** the first start value when there is no state (typically the config's start_date) */
+  initialValue?: (config: C) => string | number | undefined;
+  /** the end of the range when the run gives none (typically the config's end_date) */
+  endValue?: (config: C) => string | undefined;
+}
+
+/** What a resource's custom `read` gets: the client, the cursor and a paginating helper. */
+export interface ResourceRun<C> {
+  ctx: SourceContext<C>;
+  config: C;
+  client: RestClient;
+  resource: RestResource<C>;
+  /** null when the resource is not incremental */
+  cursor: IncrementalCursor | null;
+  /** the incremental query parameters of this run, formatted */
+  cursorParams(): Record<string, QueryValue>;
+  /** the parent record when the resource is read per parent */
+  parent?: Record<string, unknown>;
+  /** the records of every page of a GET endpoint (the resource's paginator and data selector by default) */
+  pages(path: string, opts?: { params?: Record<string, QueryValue>; paginator?: PaginatorSpec | Paginator; dataSelector?: string }): AsyncGenerator<Record<string, unknown>[]>;
+}
+
+export interface RestResource<C> {
+  /** table name */
+  name: string;
+  description?: string;
+  /** path relative to the base URL; `{column}` placeholders are filled from the parent record */
+  path?: string | ((config: C, parent?: Record<string, unknown>) => string);
+  params?: Record<string, QueryValue> | ((config: C) => Record<string, QueryValue>);
+  /** dotted path of the records in a response (default: detected) */
+  dataSelector?: string;
+  paginator?: PaginatorSpec | (() => Paginator);
+  primaryKey?: string[];
+  incremental?: IncrementalSpec<C>;
+  /** default: merge when incremental with a primary key, append when incremental without, replace otherwise */
+  writeDisposition?: ResourceSpec['writeDisposition'];
+  /** read once per record of another resource (Slack messages per channel); `field` of the parent fills `{as}` and the column `as` */
+  parent?: { resource: string; field: string; as: string };
+  /** reshapes or drops (null) a record before it is flattened */
+  map?: (record: Record<string, unknown>, config: C, parent?: Record<string, unknown>) => Record<string, unknown> | null;
+  /** custom reading, for APIs that are not paged GETs (POST queries, report APIs) */
+  read?: (run: ResourceRun<C>) => AsyncIterable<Record<string, unknown>[]>;
+  /** keep nested objects as they are instead of flattening (default false) */
+  keepNested?: boolean;
+}
+
+export interface RestSourceDeclaration<S extends TSchema> extends SourceManifest<S> {
+  connection(config: Static<S>): RestConnection;
+  /** paginator of every resource that declares none */
+  paginator?: PaginatorSpec | (() => Paginator);
+  dataSelector?: string;
+  endpoints: Array<RestResource<Static<S>>>;
+  /** resources the config selects (e.g. its `endpoints:` list); default: defaultResources, else all */
+  selected?(config: Static<S>): string[] | undefined;
+  /** rows per batch handed to the loader (default 5000) */
+  batchSize?: number;
+  /** a custom connection check; default: the first page of the first selected resource */
+  check?(ctx: SourceContext<Static<S>>, client: RestClient): Promise<string>;
+}
+
+/** Retries of check(): answers quickly instead of backing off for a minute. */
+const CHECK_RETRIES = 1;
+
+function writeDispositionOf<C>(r: RestResource<C>): ResourceSpec['writeDisposition'] {
+  if (r.writeDisposition) return r.writeDisposition;
+  if (r.incremental) return r.primaryKey?.length ? 'merge' : 'append';
+  return 'replace';
+}
+
+function specOf<C>(r: RestResource<C>): ResourceSpec {
+  return { name: r.name, primaryKey: r.primaryKey, cursorField: r.incremental?.cursorField, writeDisposition: writeDispositionOf(r), description: r.description };
+}
+
+function fillPath(template: string, parent: Record<string, unknown> | undefined, as: string | undefined): string {
+  if (!parent || !as) return template;
+  return template.replace(`{${as}}`, encodeURIComponent(String(parent.__parentKey)));
+}
+
+function paginatorOf(p: PaginatorSpec | (() => Paginator) | undefined): PaginatorSpec | Paginator {
+  if (!p) return { type: 'auto' };
+  return typeof p === 'function' ? p() : p;
+}
+
+/**
+ * Declares a REST source as data: base URL and auth from the config, resources with their path,
+ * record selector, paginator, primary key and incremental cursor. The runtime reads every page
+ * with retries and rate-limit handling, filters what an earlier sync loaded, flattens nested
+ * objects (see `flattenRecord`) and commits the cursor with the data. Custom code only where the
+ * vendor needs it (`read`, `map`, `check`).
+ */
+export function declareRestSource<S extends TSchema>(decl: RestSourceDeclaration<S>): SourceDefinition<S> {
+  type C = Static<S>;
+  const byName = new Map(decl.endpoints.map((e) => [e.name, e]));
+
+  const clientFor = (ctx: SourceContext<C>, retries?: number) => {
+    const conn = decl.connection(ctx.config);
+    return new RestClient({
+      baseUrl: conn.baseUrl,
+      auth: conn.auth,
+      headers: conn.headers,
+      secret: (n) => ctx.secret(n),
+      fetch: ctx.fetch,
+      signal: ctx.signal,
+      log: ctx.log,
+      sleep: ctx.sleep,
+      retry: retries === undefined ? undefined : { retries },
+    });
+  };
+
+  const selectedNames = (config: C): string[] => decl.selected?.(config) ?? decl.defaultResources ?? decl.endpoints.map((e) => e.name);
+
+  function runFor(ctx: SourceContext<C>, client: RestClient, r: RestResource<C>, cursor: IncrementalCursor | null, parent?: Record<string, unknown>): ResourceRun<C> {
+    const inc = r.incremental;
+    const fmt = (v: string | number) => (inc?.format ? inc.format(v) : v);
+    return {
+      ctx,
+      config: ctx.config,
+      client,
+      resource: r,
+      cursor,
+      parent,
+      cursorParams() {
+        const p: Record<string, QueryValue> = {};
+        if (inc?.param && cursor?.start !== undefined) p[inc.param] = fmt(cursor.start);
+        const end = ctx.options.endDate ?? inc?.endValue?.(ctx.config);
+        if (inc?.endParam && end) p[inc.endParam] = fmt(end);
+        return p;
+      },
+      async *pages(path, opts = {}) {
+        const it = paginate(client, path, {
+          params: opts.params,
+          paginator: opts.paginator ?? paginatorOf(r.paginator ?? decl.paginator),
+          dataSelector: opts.dataSelector ?? r.dataSelector ?? decl.dataSelector,
+          log: ctx.log,
+        });
+        for await (const page of it) yield page.records;
+      },
+    };
+  }
+
+  async function* recordsOf(run: ResourceRun<C>): AsyncGenerator<Record<string, unknown>[]> {
+    const r = run.resource;
+    if (r.read) {
+      yield* r.read(run);
+      return;
+    }
+    const template = typeof r.path === 'function' ? r.path(run.config, run.parent) : (r.path ?? r.name);
+    const base = typeof r.params === 'function' ? r.params(run.config) : r.params;
+    yield* run.pages(fillPath(template, run.parent, r.parent?.as), { params: { ...base, ...run.cursorParams() } });
+  }
+
+  /** One pass over a resource (or one parent's slice of it): cursor filtering, mapping, flattening. */
+  async function* shaped(run: ResourceRun<C>): AsyncGenerator<Record<string, unknown>[]> {
+    const r = run.resource;
+    for await (const page of recordsOf(run)) {
+      let rows = page;
+      if (r.map) rows = rows.map((x) => r.map!(x, run.config, run.parent)).filter((x): x is Record<string, unknown> => x !== null);
+      if (r.parent && run.parent) for (const x of rows) x[r.parent.as] = run.parent.__parentKey;
+      if (run.cursor) rows = run.cursor.filter(rows);
+      if (!r.keepNested) rows = rows.map(flattenRecord);
+      if (rows.length) yield rows;
+    }
+  }
+
+  const cursorOf = (ctx: SourceContext<C>, r: RestResource<C>, state: Record<string, unknown> | undefined) =>
+    r.incremental
+      ? new IncrementalCursor({ field: r.incremental.cursorField, initialValue: r.incremental.initialValue?.(ctx.config), primaryKey: r.primaryKey }, state, ctx.options)
+      : null;
+
+  async function* parentKeys(ctx: SourceContext<C>, client: RestClient, r: RestResource<C>): AsyncGenerator<Record<string, unknown>> {
+    const p = byName.get(r.parent!.resource);
+    if (!p) throw new Error(`${decl.type}: resource ${r.name} names an unknown parent ${r.parent!.resource}`);
+    for await (const page of recordsOf(runFor(ctx, client, p, null))) {
+      for (const rec of page) {
+        const mapped = p.map ? p.map(rec, ctx.config) : rec;
+        if (mapped) yield { ...mapped, __parentKey: mapped[r.parent!.field] };
+      }
+    }
+  }
+
+  async function* readResource(ctx: SourceContext<C>, client: RestClient, r: RestResource<C>, state: Record<string, unknown> | undefined): AsyncGenerator<ReadItem> {
+    const batchSize = decl.batchSize ?? 5000;
+    if (!r.parent) {
+      const cursor = cursorOf(ctx, r, state);
+      for await (const batch of batchRecords(shaped(runFor(ctx, client, r, cursor)), batchSize)) yield { kind: 'records', resource: r.name, records: batch };
+      const next = cursor?.state();
+      if (next) yield { kind: 'state', resource: r.name, state: { ...next } };
+      return;
+    }
+    // one cursor per parent: a new channel's history is read whole, the others from their own cursor
+    const prev = (state?.parents ?? {}) as Record<string, CursorState>;
+    const parents: Record<string, CursorState> = { ...prev };
+    for await (const parent of parentKeys(ctx, client, r)) {
+      const key = String(parent.__parentKey);
+      const cursor = cursorOf(ctx, r, prev[key] as unknown as Record<string, unknown> | undefined);
+      for await (const batch of batchRecords(shaped(runFor(ctx, client, r, cursor, parent)), batchSize)) yield { kind: 'records', resource: r.name, records: batch };
+      const next = cursor?.state();
+      if (next) parents[key] = next;
+    }
+    if (r.incremental && Object.keys(parents).length) yield { kind: 'state', resource: r.name, state: { parents } };
+  }
+
+  return defineSource({
+    ...decl,
+    resources: decl.resources ?? decl.endpoints.map(specOf),
+    async check(ctx) {
+      try {
+        const client = clientFor(ctx, CHECK_RETRIES);
+        if (decl.check) return { ok: true, message: await decl.check(ctx, client) };
+        const r = selectedNames(ctx.config)
+          .map((n) => byName.get(n))
+          .find((e): e is RestResource<C> => !!e && !e.parent && !e.read);
+        if (!r) return { ok: true, message: 'configuration is valid' };
+        const path = typeof r.path === 'function' ? r.path(ctx.config) : (r.path ?? r.name);
+        const params = typeof r.params === 'function' ? r.params(ctx.config) : r.params;
+        const res = await client.request(path, { params: params ?? {} });
+        return { ok: true, message: `${new URL(client.baseUrl).host} answered ${res.status} for ${r.name}.` };
+      } catch (err) {
+        return { ok: false, message: (err as Error).message };
+      }
+    },
+    async discover(ctx) {
+      return selectedNames(ctx.config)
+        .map((n) => byName.get(n))
+        .filter((e): e is RestResource<C> => !!e)
+        .map(specOf);
+    },
+    async *read(ctx, resources, state) {
+      const client = clientFor(ctx);
+      const names = resources.length ? resources.map((r) => r.name) : selectedNames(ctx.config);
+      for (const n of names) {
+        const r = byName.get(n);
+        if (!r) continue;
+        yield* readResource(ctx, client, r, state[n]);
+      }
+    },
+  });
+}
+
