@@ -137,7 +137,9 @@ export class RestClient {
       }
       const excerpt = this.auth.redact(text.slice(0, EXCERPT)).trim();
       // a vendor's own rate-limit headers (GitHub answers 403 with x-ratelimit-remaining: 0)
-      const rateWait = res.status === 403 || res.status === 429 ? rateLimitResetDelay(res.headers) : null;
+      // or a secondary limit, 403 with Retry-After
+      const rateWait =
+        res.status === 403 || res.status === 429 ? (rateLimitResetDelay(res.headers) ?? (res.status === 403 ? parseRetryAfter(res.headers.get('retry-after')) : null)) : null;
       if ((res.status === 401 || res.status === 403) && rateWait === null) {
         throw new SourceError('unauthorized', `${method} ${shown} answered ${res.status} ${res.statusText || ''}`.trim() + `; check ${this.auth.hint()}.${excerpt ? ` Response: ${excerpt}` : ''}`, { status: res.status, url: shown });
       }

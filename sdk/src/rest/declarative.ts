@@ -54,6 +54,8 @@ export interface RestResource<C> {
   /** path relative to the base URL; `{column}` placeholders are filled from the parent record */
   path?: string | ((config: C, parent?: Record<string, unknown>) => string);
   params?: Record<string, QueryValue> | ((config: C) => Record<string, QueryValue>);
+  /** headers of this resource's requests (a media type) */
+  headers?: Record<string, string>;
   /** dotted path of the records in a response (default: detected) */
   dataSelector?: string;
   paginator?: PaginatorSpec | (() => Paginator);
@@ -158,6 +160,7 @@ export function declareRestSource<S extends TSchema>(decl: RestSourceDeclaration
           params: opts.params,
           paginator: opts.paginator ?? paginatorOf(r.paginator ?? decl.paginator),
           dataSelector: opts.dataSelector ?? r.dataSelector ?? decl.dataSelector,
+          headers: r.headers,
           log: ctx.log,
         });
         for await (const page of it) yield page.records;
