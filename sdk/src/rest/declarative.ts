@@ -1,6 +1,6 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { SourceManifest } from '../declare.js';
-import { defineSource, type ReadItem, type ResourceSpec, type SourceContext, type SourceDefinition } from '../types.js';
+import { defineSource, SourceError, type ReadItem, type ResourceSpec, type SourceContext, type SourceDefinition } from '../types.js';
 import type { AuthSpec } from './auth.js';
 import { batchRecords } from './batch.js';
 import { RestClient, type QueryValue } from './client.js';
@@ -63,8 +63,8 @@ export interface RestResource<C> {
   incremental?: IncrementalSpec<C>;
   /** default: merge when incremental with a primary key, append when incremental without, replace otherwise */
   writeDisposition?: ResourceSpec['writeDisposition'];
-  /** read once per record of another resource (Slack messages per channel); `field` of the parent fills `{as}` and the column `as` */
-  parent?: { resource: string; field: string; as: string };
+  /** read once per record of another resource (Slack messages per channel); `field` of the parent fills `{as}` and the column `as`; `filter` picks parents */
+  parent?: { resource: string; field: string; as: string; /** query parameter that gets the parent's key (instead of a path placeholder) */ param?: string; filter?: (parent: Record<string, unknown>, config: C) => boolean };
   /** reshapes or drops (null) a record before it is flattened */
   map?: (record: Record<string, unknown>, config: C, parent?: Record<string, unknown>) => Record<string, unknown> | null;
   /** custom reading, for APIs that are not paged GETs (POST queries, report APIs) */
@@ -83,6 +83,11 @@ export interface RestSourceDeclaration<S extends TSchema> extends SourceManifest
   selected?(config: Static<S>): string[] | undefined;
   /** rows per batch handed to the loader (default 5000) */
   batchSize?: number;
+  /**
+   * An error the API reports in a successful response (Slack's `{"ok": false, "error": "invalid_auth"}`):
+   * return `auth` for a credentials problem (the error then names the variable to fix), else a message.
+   */
+  responseError?(body: unknown): { auth: boolean; message: string } | null;
   /** a custom connection check; default: the first page of the first selected resource */
   check?(ctx: SourceContext<Static<S>>, client: RestClient): Promise<string>;
 }
@@ -136,6 +141,14 @@ export function declareRestSource<S extends TSchema>(decl: RestSourceDeclaration
     });
   };
 
+  function failOnResponseError(body: unknown, client: RestClient): void {
+    const e = decl.responseError?.(body);
+    if (!e) return;
+    const message = client.auth.redact(e.message);
+    if (e.auth) throw new SourceError('unauthorized', `${decl.title ?? decl.type} refused the credentials (${message}); check ${client.auth.hint()}.`);
+    throw new SourceError('upstream_error', `${decl.title ?? decl.type} answered an error: ${message}`);
+  }
+
   const selectedNames = (config: C): string[] => decl.selected?.(config) ?? decl.defaultResources ?? decl.endpoints.map((e) => e.name);
 
   function runFor(ctx: SourceContext<C>, client: RestClient, r: RestResource<C>, cursor: IncrementalCursor | null, parent?: Record<string, unknown>): ResourceRun<C> {
@@ -163,7 +176,10 @@ export function declareRestSource<S extends TSchema>(decl: RestSourceDeclaration
           headers: r.headers,
           log: ctx.log,
         });
-        for await (const page of it) yield page.records;
+        for await (const page of it) {
+          failOnResponseError(page.response.body, client);
+          yield page.records;
+        }
       },
     };
   }
@@ -176,7 +192,8 @@ export function declareRestSource<S extends TSchema>(decl: RestSourceDeclaration
     }
     const template = typeof r.path === 'function' ? r.path(run.config, run.parent) : (r.path ?? r.name);
     const base = typeof r.params === 'function' ? r.params(run.config) : r.params;
-    yield* run.pages(fillPath(template, run.parent, r.parent?.as), { params: { ...base, ...run.cursorParams() } });
+    const parentParam = r.parent?.param && run.parent ? { [r.parent.param]: String(run.parent.__parentKey) } : {};
+    yield* run.pages(fillPath(template, run.parent, r.parent?.as), { params: { ...base, ...parentParam, ...run.cursorParams() } });
   }
 
   /** One pass over a resource (or one parent's slice of it): cursor filtering, mapping, flattening. */
@@ -203,7 +220,7 @@ export function declareRestSource<S extends TSchema>(decl: RestSourceDeclaration
     for await (const page of recordsOf(runFor(ctx, client, p, null))) {
       for (const rec of page) {
         const mapped = p.map ? p.map(rec, ctx.config) : rec;
-        if (mapped) yield { ...mapped, __parentKey: mapped[r.parent!.field] };
+        if (mapped && (!r.parent!.filter || r.parent!.filter(mapped, ctx.config))) yield { ...mapped, __parentKey: mapped[r.parent!.field] };
       }
     }
   }
@@ -243,7 +260,8 @@ export function declareRestSource<S extends TSchema>(decl: RestSourceDeclaration
         if (!r) return { ok: true, message: 'configuration is valid' };
         const path = typeof r.path === 'function' ? r.path(ctx.config) : (r.path ?? r.name);
         const params = typeof r.params === 'function' ? r.params(ctx.config) : r.params;
-        const res = await client.request(path, { params: params ?? {} });
+        const res = await client.request(path, { params: params ?? {}, headers: r.headers });
+        failOnResponseError(res.body, client);
         return { ok: true, message: `${new URL(client.baseUrl).host} answered ${res.status} for ${r.name}.` };
       } catch (err) {
         return { ok: false, message: (err as Error).message };
