@@ -65,11 +65,14 @@ export class FakeVendor {
         .split('/')
         .map((seg) => {
           if (seg === '*') return '(.*)';
-          if (seg.startsWith(':')) {
-            names.push(seg.slice(1));
-            return '([^/]+)';
-          }
-          return seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+          // `:name` matches up to the next `/` (or `.` when the segment goes on, as in `:name.json`)
+          return seg.replace(/:([A-Za-z_]\w*)|([^:]+)/g, (_m, name: string | undefined, lit: string | undefined) => {
+            if (name) {
+              names.push(name);
+              return seg.length > name.length + 1 ? '([^/.]+)' : '([^/]+)';
+            }
+            return lit!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+          });
         })
         .join('/');
       if (path.endsWith('*')) names.push('rest');
