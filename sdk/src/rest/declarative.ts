@@ -260,7 +260,8 @@ export function declareRestSource<S extends TSchema>(decl: RestSourceDeclaration
         if (!r) return { ok: true, message: 'configuration is valid' };
         const path = typeof r.path === 'function' ? r.path(ctx.config) : (r.path ?? r.name);
         const params = typeof r.params === 'function' ? r.params(ctx.config) : r.params;
-        const res = await client.request(path, { params: params ?? {}, headers: r.headers });
+        const first = runFor(ctx, client, r, cursorOf(ctx, r, undefined)).cursorParams();
+        const res = await client.request(path, { params: { ...params, ...first }, headers: r.headers });
         failOnResponseError(res.body, client);
         return { ok: true, message: `${new URL(client.baseUrl).host} answered ${res.status} for ${r.name}.` };
       } catch (err) {
