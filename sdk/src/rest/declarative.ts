@@ -214,14 +214,30 @@ export function declareRestSource<S extends TSchema>(decl: RestSourceDeclaration
       ? new IncrementalCursor({ field: r.incremental.cursorField, initialValue: r.incremental.initialValue?.(ctx.config), primaryKey: r.primaryKey }, state, ctx.options)
       : null;
 
+  /** every record of a resource, mapped, not flattened (parents of a child resource; recursive for grandchildren) */
+  async function* allRecords(ctx: SourceContext<C>, client: RestClient, p: RestResource<C>): AsyncGenerator<Record<string, unknown>> {
+    const emit = function* (page: Record<string, unknown>[], parent?: Record<string, unknown>) {
+      for (const rec of page) {
+        const mapped = p.map ? p.map(rec, ctx.config, parent) : rec;
+        if (!mapped) continue;
+        if (p.parent && parent) mapped[p.parent.as] = parent.__parentKey;
+        yield mapped;
+      }
+    };
+    if (!p.parent) {
+      for await (const page of recordsOf(runFor(ctx, client, p, null))) yield* emit(page);
+      return;
+    }
+    for await (const parent of parentKeys(ctx, client, p)) {
+      for await (const page of recordsOf(runFor(ctx, client, p, null, parent))) yield* emit(page, parent);
+    }
+  }
+
   async function* parentKeys(ctx: SourceContext<C>, client: RestClient, r: RestResource<C>): AsyncGenerator<Record<string, unknown>> {
     const p = byName.get(r.parent!.resource);
     if (!p) throw new Error(`${decl.type}: resource ${r.name} names an unknown parent ${r.parent!.resource}`);
-    for await (const page of recordsOf(runFor(ctx, client, p, null))) {
-      for (const rec of page) {
-        const mapped = p.map ? p.map(rec, ctx.config) : rec;
-        if (mapped && (!r.parent!.filter || r.parent!.filter(mapped, ctx.config))) yield { ...mapped, __parentKey: mapped[r.parent!.field] };
-      }
+    for await (const rec of allRecords(ctx, client, p)) {
+      if (!r.parent!.filter || r.parent!.filter(rec, ctx.config)) yield { ...rec, __parentKey: rec[r.parent!.field] };
     }
   }
 
