@@ -79,6 +79,8 @@ export interface RestSourceDeclaration<S extends TSchema> extends SourceManifest
   paginator?: PaginatorSpec | (() => Paginator);
   dataSelector?: string;
   endpoints: Array<RestResource<Static<S>>>;
+  /** resources found at run time (Airtable's tables of a base), added to `endpoints` */
+  dynamicEndpoints?(ctx: SourceContext<Static<S>>, client: RestClient): Promise<Array<RestResource<Static<S>>>>;
   /** resources the config selects (e.g. its `endpoints:` list); default: defaultResources, else all */
   selected?(config: Static<S>): string[] | undefined;
   /** rows per batch handed to the loader (default 5000) */
@@ -149,7 +151,14 @@ export function declareRestSource<S extends TSchema>(decl: RestSourceDeclaration
     throw new SourceError('upstream_error', `${decl.title ?? decl.type} answered an error: ${message}`);
   }
 
-  const selectedNames = (config: C): string[] => decl.selected?.(config) ?? decl.defaultResources ?? decl.endpoints.map((e) => e.name);
+  const selectedNames = (config: C, all = decl.endpoints): string[] => decl.selected?.(config) ?? decl.defaultResources ?? all.map((e) => e.name);
+
+  /** the static resources plus the dynamic ones of this run */
+  async function endpointsOf(ctx: SourceContext<C>, client: RestClient): Promise<Map<string, RestResource<C>>> {
+    if (!decl.dynamicEndpoints) return byName;
+    const found = await decl.dynamicEndpoints(ctx, client);
+    return new Map([...byName, ...found.map((e) => [e.name, e] as const)]);
+  }
 
   function runFor(ctx: SourceContext<C>, client: RestClient, r: RestResource<C>, cursor: IncrementalCursor | null, parent?: Record<string, unknown>): ResourceRun<C> {
     const inc = r.incremental;
@@ -285,16 +294,18 @@ export function declareRestSource<S extends TSchema>(decl: RestSourceDeclaration
       }
     },
     async discover(ctx) {
-      return selectedNames(ctx.config)
-        .map((n) => byName.get(n))
+      const all = await endpointsOf(ctx, clientFor(ctx));
+      return selectedNames(ctx.config, [...all.values()])
+        .map((n) => all.get(n))
         .filter((e): e is RestResource<C> => !!e)
         .map(specOf);
     },
     async *read(ctx, resources, state) {
       const client = clientFor(ctx);
-      const names = resources.length ? resources.map((r) => r.name) : selectedNames(ctx.config);
+      const all = await endpointsOf(ctx, client);
+      const names = resources.length ? resources.map((r) => r.name) : selectedNames(ctx.config, [...all.values()]);
       for (const n of names) {
-        const r = byName.get(n);
+        const r = all.get(n);
         if (!r) continue;
         yield* readResource(ctx, client, r, state[n]);
       }
