@@ -69,6 +69,8 @@ export interface RestResource<C> {
   map?: (record: Record<string, unknown>, config: C, parent?: Record<string, unknown>) => Record<string, unknown> | null;
   /** custom reading, for APIs that are not paged GETs (POST queries, report APIs) */
   read?: (run: ResourceRun<C>) => AsyncIterable<Record<string, unknown>[]>;
+  /** only a parent of other resources (e.g. the configured list of players): not a table */
+  hidden?: boolean;
   /** keep nested objects as they are instead of flattening (default false) */
   keepNested?: boolean;
 }
@@ -274,7 +276,7 @@ export function declareRestSource<S extends TSchema>(decl: RestSourceDeclaration
 
   return defineSource({
     ...decl,
-    resources: decl.resources ?? decl.endpoints.map(specOf),
+    resources: decl.resources ?? decl.endpoints.filter((e) => !e.hidden).map(specOf),
     async check(ctx) {
       try {
         const client = clientFor(ctx, CHECK_RETRIES);
@@ -297,7 +299,7 @@ export function declareRestSource<S extends TSchema>(decl: RestSourceDeclaration
       const all = await endpointsOf(ctx, clientFor(ctx));
       return selectedNames(ctx.config, [...all.values()])
         .map((n) => all.get(n))
-        .filter((e): e is RestResource<C> => !!e)
+        .filter((e): e is RestResource<C> => !!e && !e.hidden)
         .map(specOf);
     },
     async *read(ctx, resources, state) {
