@@ -7,6 +7,7 @@ import { RestClient, type QueryValue } from './client.js';
 import { flattenRecord } from './flatten.js';
 import { IncrementalCursor, type CursorState } from './incremental.js';
 import { paginate, type Paginator, type PaginatorSpec } from './paginators.js';
+import { getPath, selectRecords } from './select.js';
 
 /** Where and how to call a vendor, from its validated config. */
 export interface RestConnection {
@@ -43,6 +44,11 @@ export interface ResourceRun<C> {
   cursorParams(): Record<string, QueryValue>;
   /** the parent record when the resource is read per parent */
   parent?: Record<string, unknown>;
+  /**
+   * The records of every page of a POST endpoint paged by a token in the body (Notion's
+   * `start_cursor`/`next_cursor`): `cursorParam` is set in the next body from `cursorPath` of the answer.
+   */
+  postPages(path: string, body: Record<string, unknown>, opts: { cursorPath: string; cursorParam: string; dataSelector: string; hasMorePath?: string }): AsyncGenerator<Record<string, unknown>[]>;
   /** the records of every page of a GET endpoint (the resource's paginator and data selector by default) */
   pages(path: string, opts?: { params?: Record<string, QueryValue>; paginator?: PaginatorSpec | Paginator; dataSelector?: string }): AsyncGenerator<Record<string, unknown>[]>;
 }
@@ -178,6 +184,20 @@ export function declareRestSource<S extends TSchema>(decl: RestSourceDeclaration
         const end = ctx.options.endDate ?? inc?.endValue?.(ctx.config);
         if (inc?.endParam && end) p[inc.endParam] = fmt(end);
         return p;
+      },
+      async *postPages(path, body, opts) {
+        let cursor: string | undefined;
+        const seen = new Set<string>();
+        do {
+          const res = await client.request(path, { method: 'POST', json: cursor ? { ...body, [opts.cursorParam]: cursor } : body });
+          failOnResponseError(res.body, client);
+          const rows = selectRecords(res.body, opts.dataSelector);
+          if (rows.length) yield rows;
+          const next = getPath(res.body, opts.cursorPath);
+          const more = opts.hasMorePath ? getPath(res.body, opts.hasMorePath) === true : true;
+          cursor = more && typeof next === 'string' && next && !seen.has(next) ? next : undefined;
+          if (cursor) seen.add(cursor);
+        } while (cursor);
       },
       async *pages(path, opts = {}) {
         const it = paginate(client, path, {
