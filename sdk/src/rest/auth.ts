@@ -17,7 +17,15 @@ export type AuthSpec =
       /** a literal (non-secret) password instead of passwordEnv, e.g. Freshdesk's `X` */
       password?: string;
     }
-  | { kind: 'oauth2_client_credentials'; tokenUrl: string; clientIdEnv: string; clientSecretEnv: string; scope?: string }
+  | {
+      kind: 'oauth2_client_credentials';
+      tokenUrl: string;
+      clientIdEnv: string;
+      clientSecretEnv: string;
+      scope?: string;
+      /** where the token is in the answer (default `access_token`; Personio v1: `data.token`) */
+      tokenPath?: string;
+    }
   | { kind: 'custom_header'; name: string; valueEnv: string; field?: string }
   | OAuthTokenSpec
   | GoogleServiceAccountSpec;
@@ -200,6 +208,7 @@ function oauth2ClientCredentials(
     } catch {
       throw new SourceError('oauth_token_failed', 'The token endpoint did not answer JSON.');
     }
+    if (spec.tokenPath) json.access_token = spec.tokenPath.split('.').reduce<any>((v, k) => (v && typeof v === 'object' ? v[k] : undefined), json);
     if (!json.access_token) throw new SourceError('oauth_token_failed', 'The token endpoint answered without an access_token.');
     revealed.add(json.access_token);
     const ttl = Number(json.expires_in ?? 3600);
