@@ -44,6 +44,8 @@ export interface ResourceRun<C> {
   cursorParams(): Record<string, QueryValue>;
   /** the parent record when the resource is read per parent */
   parent?: Record<string, unknown>;
+  /** one request's JSON body, after the declaration's `responseError` check (report APIs that are not lists) */
+  fetchJson(path: string, req?: { method?: string; params?: Record<string, QueryValue>; json?: unknown }): Promise<unknown>;
   /**
    * The records of every page of a POST endpoint paged by a token in the body (Notion's
    * `start_cursor`/`next_cursor`): `cursorParam` is set in the next body from `cursorPath` of the answer.
@@ -184,6 +186,11 @@ export function declareRestSource<S extends TSchema>(decl: RestSourceDeclaration
         const end = ctx.options.endDate ?? inc?.endValue?.(ctx.config);
         if (inc?.endParam && end) p[inc.endParam] = fmt(end);
         return p;
+      },
+      async fetchJson(path, req = {}) {
+        const res = await client.request(path, req);
+        failOnResponseError(res.body, client);
+        return res.body;
       },
       async *postPages(path, body, opts) {
         let cursor: string | undefined;
