@@ -36,6 +36,11 @@ export interface RestClientOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** per-request timeout in ms (default 60 s) */
   timeoutMs?: number;
+  /**
+   * Vendor error answers that are not 401/429: `auth` for bad credentials (Facebook's 400 with
+   * OAuthException code 190), `rate_limit` for throttling (its code 17/80004), retried with backoff.
+   */
+  classifyError?: (status: number, body: string) => 'auth' | 'rate_limit' | null;
 }
 
 const EXCERPT = 500;
@@ -136,10 +141,19 @@ export class RestClient {
         return { status: res.status, headers: res.headers, url: url.href, body: parseBody<T>(text, res, shown, this.auth) };
       }
       const excerpt = this.auth.redact(text.slice(0, EXCERPT)).trim();
+      const vendorKind = this.opts.classifyError?.(res.status, text) ?? null;
+      if (vendorKind === 'auth') {
+        const excerpt = this.auth.redact(text.slice(0, EXCERPT)).trim();
+        throw new SourceError('unauthorized', `${method} ${shown} answered ${res.status}; check ${this.auth.hint()}.${excerpt ? ` Response: ${excerpt}` : ''}`, { status: res.status, url: shown });
+      }
       // a vendor's own rate-limit headers (GitHub answers 403 with x-ratelimit-remaining: 0)
       // or a secondary limit, 403 with Retry-After
       const rateWait =
-        res.status === 403 || res.status === 429 ? (rateLimitResetDelay(res.headers) ?? (res.status === 403 ? parseRetryAfter(res.headers.get('retry-after')) : null)) : null;
+        res.status === 403 || res.status === 429
+          ? (rateLimitResetDelay(res.headers) ?? (res.status === 403 ? parseRetryAfter(res.headers.get('retry-after')) : null))
+          : vendorKind === 'rate_limit'
+            ? (parseRetryAfter(res.headers.get('retry-after')) ?? backoffDelay(this.policy, attempt))
+            : null;
       if ((res.status === 401 || res.status === 403) && rateWait === null) {
         throw new SourceError('unauthorized', `${method} ${shown} answered ${res.status} ${res.statusText || ''}`.trim() + `; check ${this.auth.hint()}.${excerpt ? ` Response: ${excerpt}` : ''}`, { status: res.status, url: shown });
       }

@@ -14,6 +14,8 @@ export interface RestConnection {
   baseUrl: string;
   auth: AuthSpec;
   headers?: Record<string, string>;
+  /** vendor error answers that mean bad credentials or throttling (see RestClientOptions.classifyError) */
+  classifyError?: (status: number, body: string) => 'auth' | 'rate_limit' | null;
 }
 
 /** Incremental loading of a resource by a record field the API can filter on. */
@@ -37,7 +39,8 @@ export interface ResourceRun<C> {
   ctx: SourceContext<C>;
   config: C;
   client: RestClient;
-  resource: RestResource<C>;
+  /** the resource being read */
+  resource: { name: string; primaryKey?: string[] };
   /** null when the resource is not incremental */
   cursor: IncrementalCursor | null;
   /** the incremental query parameters of this run, formatted */
@@ -104,6 +107,10 @@ export interface RestSourceDeclaration<S extends TSchema> extends SourceManifest
   check?(ctx: SourceContext<Static<S>>, client: RestClient): Promise<string>;
 }
 
+interface InternalRun<C> extends ResourceRun<C> {
+  def: RestResource<C>;
+}
+
 /** Retries of check(): answers quickly instead of backing off for a minute. */
 const CHECK_RETRIES = 1;
 
@@ -144,6 +151,7 @@ export function declareRestSource<S extends TSchema>(decl: RestSourceDeclaration
       baseUrl: conn.baseUrl,
       auth: conn.auth,
       headers: conn.headers,
+      classifyError: conn.classifyError,
       secret: (n) => ctx.secret(n),
       fetch: ctx.fetch,
       signal: ctx.signal,
@@ -170,14 +178,15 @@ export function declareRestSource<S extends TSchema>(decl: RestSourceDeclaration
     return new Map([...byName, ...found.map((e) => [e.name, e] as const)]);
   }
 
-  function runFor(ctx: SourceContext<C>, client: RestClient, r: RestResource<C>, cursor: IncrementalCursor | null, parent?: Record<string, unknown>): ResourceRun<C> {
+  function runFor(ctx: SourceContext<C>, client: RestClient, r: RestResource<C>, cursor: IncrementalCursor | null, parent?: Record<string, unknown>): InternalRun<C> {
     const inc = r.incremental;
     const fmt = (v: string | number) => (inc?.format ? inc.format(v) : v);
     return {
       ctx,
       config: ctx.config,
       client,
-      resource: r,
+      resource: { name: r.name, primaryKey: r.primaryKey },
+      def: r,
       cursor,
       parent,
       cursorParams() {
@@ -222,8 +231,8 @@ export function declareRestSource<S extends TSchema>(decl: RestSourceDeclaration
     };
   }
 
-  async function* recordsOf(run: ResourceRun<C>): AsyncGenerator<Record<string, unknown>[]> {
-    const r = run.resource;
+  async function* recordsOf(run: InternalRun<C>): AsyncGenerator<Record<string, unknown>[]> {
+    const r = run.def;
     if (r.read) {
       yield* r.read(run);
       return;
@@ -235,8 +244,8 @@ export function declareRestSource<S extends TSchema>(decl: RestSourceDeclaration
   }
 
   /** One pass over a resource (or one parent's slice of it): cursor filtering, mapping, flattening. */
-  async function* shaped(run: ResourceRun<C>): AsyncGenerator<Record<string, unknown>[]> {
-    const r = run.resource;
+  async function* shaped(run: InternalRun<C>): AsyncGenerator<Record<string, unknown>[]> {
+    const r = run.def;
     for await (const page of recordsOf(run)) {
       let rows = page;
       if (r.map) rows = rows.map((x) => r.map!(x, run.config, run.parent)).filter((x): x is Record<string, unknown> => x !== null);

@@ -38,9 +38,9 @@ function locator(rows: Record<string, unknown>[], from: number) {
 
 const fake = new FakeVendor({
   routes: {
-    'POST /services/oauth2/token': (req) =>
+    'POST /services/oauth2/token': (req, f) =>
       req.body?.grant_type === 'client_credentials' && req.body.client_id === ID && req.body.client_secret === SECRET
-        ? { body: { access_token: TOKEN, instance_url: fake.url, token_type: 'Bearer', issued_at: String(Date.now()) } }
+        ? { body: { access_token: TOKEN, instance_url: f.url, token_type: 'Bearer', issued_at: String(Date.now()) } }
         : { status: 400, body: { error: 'invalid_client', error_description: 'invalid client credentials' } },
     [`GET /services/data/${V}/limits`]: () => ({ body: { DailyApiRequests: { Max: 15000, Remaining: 14999 } } }),
     [`GET /services/data/${V}/sobjects/:object/describe`]: (req) => ({ body: { name: req.params.object, fields: [...FIELDS[req.params.object!]!.map((name) => ({ name, type: name === 'Id' ? 'id' : 'string' })), { name: 'Photo', type: 'base64' }] } }),

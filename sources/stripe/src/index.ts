@@ -9,7 +9,7 @@ function startingAfter(): Paginator {
   return {
     first: (req) => ({ url: req.url, params: { ...req.params, limit: PAGE_SIZE } }),
     next(res, records, req) {
-      const last = records.at(-1)?.id;
+      const last = (records.at(-1) as { id?: unknown } | undefined)?.id;
       if (getPath(res.body, 'has_more') !== true || typeof last !== 'string') return null;
       return { url: req.url, params: { ...req.params, starting_after: last } };
     },
@@ -56,8 +56,8 @@ export default declareRestSource({
       param: 'created[gte]',
       endParam: 'created[lt]',
       format: unixSeconds,
-      initialValue: (c) => c.start_date,
-      endValue: (c) => c.end_date,
+      initialValue: (c: { start_date?: string }) => c.start_date,
+      endValue: (c: { end_date?: string }) => c.end_date,
     },
   })),
 });
