@@ -3,3 +3,4 @@ export { createTestContext, configWithDefaults, type LogEntry, type TestContext,
 export { collectRead, type ReadResult } from './collect.js';
 export { FakeVendor, basicCredentials, bearerToken, type FakeHandler, type FakeReply, type FakeRequest, type FakeVendorOptions } from './fake-vendor.js';
 export { runVendorSuite, type VendorSuiteOptions } from './vendor-suite.js';
+export { fakeServiceAccount, type FakeServiceAccount } from './google-token.js';
