@@ -48,7 +48,7 @@ export interface ResourceRun<C> {
   /** the parent record when the resource is read per parent */
   parent?: Record<string, unknown>;
   /** one request's JSON body, after the declaration's `responseError` check (report APIs that are not lists) */
-  fetchJson(path: string, req?: { method?: string; params?: Record<string, QueryValue>; json?: unknown }): Promise<unknown>;
+  fetchJson(path: string, req?: { method?: string; params?: Record<string, QueryValue>; json?: unknown; headers?: Record<string, string> }): Promise<unknown>;
   /**
    * The records of every page of a POST endpoint paged by a token in the body (Notion's
    * `start_cursor`/`next_cursor`): `cursorParam` is set in the next body from `cursorPath` of the answer.
