@@ -96,6 +96,11 @@ export interface SourceDefinition<S extends TSchema = TSchema> {
   resources?: ResourceSpec[];
   /** resources read when the config names none */
   defaultResources?: string[];
+  /**
+   * The config picks the resources under keys of its own (`endpoints`, `queries`, `range_names`...):
+   * the engine asks `discover` what to read instead of using `resources`/`defaultResources`.
+   */
+  discoverSelects?: boolean;
   /** runtime not implemented yet: a sync fails with not_implemented naming the type */
   implemented?: boolean;
   docs?: string;

@@ -255,7 +255,7 @@ export class SyncEngineImpl implements SyncEngine {
 
   /** the resources to read: the config's `resources` list, the source's defaults, or what discover finds */
   private async resources(def: SourceDefinition, ctx: Parameters<SourceDefinition['discover']>[0], block: Record<string, unknown>): Promise<ResourceSpec[]> {
-    if (!def.resources?.length) return def.discover(ctx);
+    if (!def.resources?.length || def.discoverSelects) return def.discover(ctx);
     const wanted = Array.isArray(block.resources) ? (block.resources as string[]) : def.defaultResources;
     if (!wanted?.length) return def.resources;
     const unknown = wanted.filter((w) => !def.resources!.some((r) => r.name === w));

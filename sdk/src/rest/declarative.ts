@@ -313,6 +313,8 @@ export function declareRestSource<S extends TSchema>(decl: RestSourceDeclaration
   return defineSource({
     ...decl,
     resources: decl.resources ?? decl.endpoints.filter((e) => !e.hidden).map(specOf),
+    // discover applies the config's own choice of resources (and finds dynamic ones)
+    discoverSelects: true,
     async check(ctx) {
       try {
         const client = clientFor(ctx, CHECK_RETRIES);

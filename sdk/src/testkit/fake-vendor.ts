@@ -55,6 +55,7 @@ export class FakeVendor {
   url = '';
   private server: http.Server | null = null;
   private routes: Route[];
+  private hold: ((req: FakeRequest) => boolean) | null = null;
   private faults: Array<{ kind: '429'; retryAfter: number } | { kind: '5xx'; status: number }> = [];
 
   constructor(private readonly opts: FakeVendorOptions) {
@@ -102,6 +103,12 @@ export class FakeVendor {
 
   clearFaults(): void {
     this.faults = [];
+    this.hold = null;
+  }
+
+  /** requests matching `when` get no answer at all (a hung upstream, e.g. to kill a sync mid-load) */
+  holdWhen(when: (req: FakeRequest) => boolean): void {
+    this.hold = when;
   }
 
   /** requests logged since `mark` (a previous `requests.length`) */
@@ -117,7 +124,12 @@ export class FakeVendor {
   }
 
   async stop(): Promise<void> {
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    const server = this.server;
+    await new Promise<void>((resolve) => {
+      if (!server) return resolve();
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
     this.server = null;
   }
 
@@ -132,6 +144,10 @@ export class FakeVendor {
       body = type.includes('application/x-www-form-urlencoded') ? Object.fromEntries(new URLSearchParams(raw)) : safeJson(raw);
     }
     const fr: FakeRequest = { method: req.method ?? 'GET', path: url.pathname, url, query: url.searchParams, headers: req.headers, body, params: {} };
+    if (this.hold?.(fr)) {
+      this.requests.push(fr);
+      return; // never answered; stop() drops the connection
+    }
     const reply = this.answer(fr);
     const text = reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
     res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
