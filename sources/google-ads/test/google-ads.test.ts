@@ -19,7 +19,7 @@ function search(req: FakeRequest, fake: FakeVendor) {
   if (query === 'SELECT customer.id FROM customer LIMIT 1') return { body: { results: [{ customer: { resourceName: `customers/${CUSTOMER}`, id: CUSTOMER } }] } };
   const m = /FROM (\w+)(?: WHERE segments\.date BETWEEN '([\d-]+)' AND '([\d-]+)')?$/.exec(query);
   if (!m) return { status: 400, body: { error: { code: 400, status: 'INVALID_ARGUMENT', message: `unparsed query: ${query}` } } };
-  const [, resource, from, to] = m as unknown as [string, string, string?, string?];
+  const [resource, from, to] = [m[1], m[2], m[3]];
   const rows = fake.table(resource!).filter((r) => !from || (String((r.segments as any).date) >= from && String((r.segments as any).date) <= to!));
   const start = Number(req.body?.pageToken ?? 0);
   const next = start + PAGE < rows.length ? String(start + PAGE) : undefined;

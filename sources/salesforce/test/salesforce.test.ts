@@ -20,9 +20,9 @@ function query(req: FakeRequest, fake: FakeVendor) {
   const q = req.query.get('q') ?? '';
   const m = /^SELECT (.+) FROM (\w+)(?: WHERE SystemModstamp >= (\S+))? ORDER BY SystemModstamp ASC$/.exec(q);
   if (!m) return { status: 400, body: [{ message: `unexpected SOQL: ${q}`, errorCode: 'MALFORMED_QUERY' }] };
-  const [, fields, object, since] = m as unknown as [string, string, string, string | undefined];
+  const [fields, object, since] = [m[1]!, m[2]!, m[3]];
   const selected = fields!.split(', ');
-  for (const f of selected) if (!FIELDS[object]!.includes(f)) return { status: 400, body: [{ message: `No such column '${f}' on entity '${object}'`, errorCode: 'INVALID_FIELD' }] };
+  for (const f of selected) if (!FIELDS[object]?.includes(f)) return { status: 400, body: [{ message: `No such column '${f}' on entity '${object}'`, errorCode: 'INVALID_FIELD' }] };
   let rows = [...fake.table(object)].sort((a, b) => String(a.SystemModstamp).localeCompare(String(b.SystemModstamp)));
   if (since) rows = rows.filter((r) => Date.parse(String(r.SystemModstamp).replace('+0000', 'Z')) >= Date.parse(since));
   const withAttrs = rows.map((r) => ({ attributes: { type: object, url: `/services/data/${V}/sobjects/${object}/${r.Id}` }, ...Object.fromEntries(selected.map((f) => [f, r[f] ?? null])) }));
