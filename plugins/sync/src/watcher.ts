@@ -2,9 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import chokidar, { type FSWatcher } from 'chokidar';
 import { BasinError, type BasinConfig, type Logger } from '@basin/core';
-import type { SourceRegistry } from '@basin/plugin-sources/contract';
+import type { SourcesConfig } from '@basin/plugin-sources/contract';
 import type { SyncEngineImpl } from './engine.js';
-import { configuredSources, sourceDirectory } from './source-config.js';
 
 /** `*.csv`-style patterns (chokidar 4 has no globs): `*` and `?` within a name, matched on the base name. */
 export function patternMatcher(patterns: string[]): (file: string) => boolean {
@@ -36,7 +35,7 @@ export class FileWatcher {
 
   constructor(
     private readonly config: BasinConfig,
-    private readonly registry: SourceRegistry,
+    private readonly sources: SourcesConfig,
     private readonly engine: SyncEngineImpl,
     private readonly log: Logger,
   ) {
@@ -67,10 +66,11 @@ export class FileWatcher {
   /** the enabled file sources whose directory contains `file` */
   sourcesFor(file: string): string[] {
     const abs = path.resolve(file);
-    return configuredSources(this.config)
+    return this.sources
+      .all()
       .filter((s) => s.enabled !== false)
       .filter((s) => {
-        const dir = sourceDirectory(this.config, s, this.registry);
+        const dir = this.sources.directory(s);
         return dir !== null && inside(dir, abs);
       })
       .map((s) => s.name);

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { Type, type Static, type TObject } from '@sinclair/typebox';
 import { defineSource, type ResourceSpec, type SourceCategory, type SourceContext, type SourceDefinition } from '../types.js';
 import { detectFormat } from './formats.js';
@@ -26,6 +27,10 @@ export interface FileSourceOptions<S extends TObject> {
   /** the absolute directory to list for this config (throws a SourceError when unacceptable) */
   directory(ctx: SourceContext<Static<S>>): Promise<string>;
   pattern(config: Static<S>): string;
+  /** the declared file-directory capability: where the directory is without checking it (watcher, uploads) */
+  localDirectory(config: Static<S>, projectDir: string): string | null;
+  /** true when the directory must lie inside the project */
+  insideProject: boolean;
 }
 
 /** The one resource of a file source: named after the source, rows appended per file. */
@@ -51,6 +56,7 @@ export function createFileSource<S extends TObject>(opts: FileSourceOptions<S>):
     configKey: 'typed',
     configSchema: opts.configSchema,
     capabilities: { incremental: true, dateRange: false, customQueries: false },
+    fileDirectory: { directory: opts.localDirectory, pattern: opts.pattern, insideProject: opts.insideProject },
     docs: opts.docs,
     async check(ctx) {
       try {
@@ -92,6 +98,8 @@ export function projectDirectorySource(opts: { type: string; title: string; wiza
     ...opts,
     configSchema,
     directory: (ctx) => resolveProjectDirectory(ctx.projectDir, ctx.config.directory),
+    localDirectory: (c, projectDir) => (c.directory ? path.resolve(projectDir, c.directory) : null),
+    insideProject: true,
     pattern: (c) => c.file_pattern ?? opts.defaultPattern,
   });
 }

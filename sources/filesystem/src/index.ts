@@ -36,5 +36,14 @@ export default createFileSource({
   configSchema,
   docs: 'Loads CSV/JSON/JSONL/Parquet files from a local directory or file:// URL (bucket_url, file_glob) into one raw table, incrementally by file.',
   directory: async (ctx) => localDirectory(ctx.projectDir, ctx.config.bucket_url),
+  // remote schemes have no local directory to watch or upload into
+  localDirectory: (c, projectDir) => {
+    try {
+      return c.bucket_url ? localDirectory(projectDir, c.bucket_url) : null;
+    } catch {
+      return null;
+    }
+  },
+  insideProject: false,
   pattern: (c) => c.file_glob ?? '*',
 });

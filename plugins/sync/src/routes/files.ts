@@ -4,21 +4,20 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { BasinError, coreServices, errors, ident, resolveInside, type PluginContext } from '@basin/core';
 import { Type } from '@sinclair/typebox';
-import type { SourceRegistry } from '@basin/plugin-sources/contract';
+import { rawSchema, type SourcesConfig } from '@basin/plugin-sources/contract';
 import type { SyncEngineImpl } from '../engine.js';
 import { checkContent, formatFromName } from '../sniff.js';
-import { findSource, rawSchema, sourceDirectory } from '../source-config.js';
 import type { SyncStore } from '../store.js';
-import { SourceParams } from './sources.js';
+import { SourceParams } from './params.js';
 
 export interface UploadsSection {
   max_file_mb: number;
 }
 
-function dirOf(ctx: PluginContext, registry: SourceRegistry, name: string): { dir: string; source: string } {
-  const s = findSource(ctx.config, name);
+function dirOf(sources: SourcesConfig, name: string): { dir: string; source: string } {
+  const s = sources.find(name);
   if (!s) throw errors.notFound(`Source "${name}"`);
-  const dir = sourceDirectory(ctx.config, s, registry);
+  const dir = sources.directory(s);
   if (!dir) throw errors.badRequest(`Source "${name}" (type ${s.type}) does not read files from a directory.`, { source: name }, 'not_a_file_source');
   return { dir, source: s.name };
 }
@@ -50,7 +49,7 @@ function listFiles(dir: string): string[] {
   return out.sort();
 }
 
-export function registerFileRoutes(ctx: PluginContext, d: { registry: SourceRegistry; store: SyncStore; engine: SyncEngineImpl; maxBytes: number }): void {
+export function registerFileRoutes(ctx: PluginContext, d: { sources: SourcesConfig; store: SyncStore; engine: SyncEngineImpl; maxBytes: number }): void {
   ctx.routes.post(
     '/api/sources/:source_name/upload-csv',
     {
@@ -63,7 +62,7 @@ export function registerFileRoutes(ctx: PluginContext, d: { registry: SourceRegi
       },
     },
     async (req, reply) => {
-      const { dir, source } = dirOf(ctx, d.registry, req.params.source_name);
+      const { dir, source } = dirOf(d.sources, req.params.source_name);
       if (!req.isMultipart()) throw errors.badRequest('Send the file as multipart/form-data in a field named "file".', undefined, 'multipart_required');
       const part = await req.file({ limits: { fileSize: d.maxBytes, files: 1 } });
       if (!part) throw errors.badRequest('No file in the upload; send it in a field named "file".', undefined, 'file_required');
@@ -112,7 +111,7 @@ export function registerFileRoutes(ctx: PluginContext, d: { registry: SourceRegi
   );
 
   ctx.routes.get('/api/sources/:source_name/csv-files', { permission: 'public', schema: { params: SourceParams, summary: 'Files on disk and files loaded in the warehouse' } }, async (req) => {
-    const { dir, source } = dirOf(ctx, d.registry, req.params.source_name);
+    const { dir, source } = dirOf(d.sources, req.params.source_name);
     const loaded = new Map<string, Array<{ table: string; rows: number }>>();
     for (const t of d.store.tables(source)) {
       if (!t.columns.some((c) => c.name === '_basin_source_file')) continue;
@@ -142,7 +141,7 @@ export function registerFileRoutes(ctx: PluginContext, d: { registry: SourceRegi
     '/api/sources/:source_name/csv-files',
     { permission: 'csv.delete', schema: { params: SourceParams, querystring: Type.Object({ file_path: Type.String({ minLength: 1, maxLength: 4096 }) }), summary: "Delete a file from the source's directory" } },
     async (req) => {
-      const { dir, source } = dirOf(ctx, d.registry, req.params.source_name);
+      const { dir, source } = dirOf(d.sources, req.params.source_name);
       if (!fs.existsSync(dir)) throw errors.notFound(`Directory of source "${source}"`);
       const given: string = req.query.file_path;
       if (given.split(/[\\/]/).includes('..')) throw errors.badRequest('file_path may not contain "..".', { file_path: given }, 'path_outside_directory');

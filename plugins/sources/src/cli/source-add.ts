@@ -3,7 +3,8 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { isMap, isSeq, parse as parseYaml, parseDocument, YAMLSeq } from 'yaml';
 import { checkAgainstSchema, CliExit, EXIT, validateProject, writeFileAtomic, type CliContext, formatIssue } from '@basin/core';
-import { loadSourceRegistry, addProjectSources, SOURCE_NAME } from '@basin/plugin-sources/contract';
+import { SOURCE_NAME } from '../config.js';
+import { addProjectSources, loadSourceRegistry } from '../registry.js';
 import type { SourceDefinition } from '@basin/sdk';
 
 const SOURCES_FILE = '.basin/sources.yml';
