@@ -34,16 +34,21 @@ export interface ResourceSpec {
  * - `records`: a batch of rows (the engine writes each batch to a newline-delimited JSON file and
  *   bulk-reads it with DuckDB's read_json, never row by row);
  * - `file`: a local file DuckDB reads itself (read_csv/read_json/read_parquet); its rows get
- *   `_basin_source_file = sourceFile ?? path`;
+ *   `_basin_source_file = sourceFile ?? path`. A CSV row whose field count differs from the header
+ *   fails the sync (file, line, reason) unless `malformedRows` is 'quarantine': then such rows go to
+ *   the `<table>__rejects` table beside the raw table and the rest loads;
  * - `forget_files`: rows that came from these source files are dropped in the same swap
  *   (deleted or modified files of an incremental file source);
  * - `state`: a cursor checkpoint, committed only together with the data yielded before it.
  */
 export type ReadItem =
   | { kind: 'records'; resource: string; records: Record<string, unknown>[] }
-  | { kind: 'file'; resource: string; path: string; format: 'csv' | 'json' | 'parquet'; options?: Record<string, unknown>; sourceFile?: string }
+  | { kind: 'file'; resource: string; path: string; format: 'csv' | 'json' | 'parquet'; options?: Record<string, unknown>; sourceFile?: string; malformedRows?: MalformedRows }
   | { kind: 'forget_files'; resource: string; sourceFiles: string[] }
   | { kind: 'state'; resource: string; state: Record<string, unknown> };
+
+/** what a load does with CSV rows DuckDB's strict reader refuses: fail the sync, or set them aside and load the rest */
+export type MalformedRows = 'fail' | 'quarantine';
 
 export interface SourceLogger {
   info(msg: string, data?: Record<string, unknown>): void;

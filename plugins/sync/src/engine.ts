@@ -212,7 +212,19 @@ export class SyncEngineImpl implements SyncEngine {
       await session.discard();
       session = null;
       record.rows = tables.reduce((n, t) => n + t.loaded, 0);
-      record.tables = tables.map((t) => ({ name: t.name, schema: t.schema, rows: t.loaded }));
+      record.tables = tables.map((t) => ({
+        name: t.name,
+        schema: t.schema,
+        rows: t.loaded,
+        ...(t.rejected ? { rejected_rows: t.rejected, rejects_table: t.rejectsTable ?? undefined } : {}),
+        ...(t.widened.length ? { widened_columns: t.widened } : {}),
+      }));
+      for (const t of tables) {
+        for (const w of t.widened) {
+          log.warn(`${t.schema}.${t.name}.${w.column} widened from ${w.from} to ${w.to}: ${w.values} value(s) of this sync do not fit ${w.from}${w.example !== null ? ` (e.g. ${JSON.stringify(w.example)})` : ''}`);
+        }
+      }
+      const rejected = tables.reduce((n, t) => n + t.rejected, 0);
       const totalRows = store.tables(record.source).reduce((n, t) => n + t.rows, 0);
       record.status = totalRows === 0 ? 'empty' : 'succeeded';
       // the commit made the serving copy stale: the warehouse publishes it (coalescing bursts of loads)
@@ -226,7 +238,7 @@ export class SyncEngineImpl implements SyncEngine {
       }
       record.finished_at = iso(clock.now());
       store.finishHistory(record);
-      log.info(`sync ${record.status}: ${record.rows} rows loaded into ${record.tables.map((t) => t.name).join(', ') || 'no table'}`);
+      log.info(`sync ${record.status}: ${record.rows} rows loaded into ${record.tables.map((t) => t.name).join(', ') || 'no table'}${rejected ? `; ${rejected} malformed row(s) quarantined` : ''}`);
       void events.emit('sync_completed', {
         source: record.source,
         sync_id: record.id,
@@ -235,6 +247,7 @@ export class SyncEngineImpl implements SyncEngine {
         duration_seconds: Math.round((Date.now() - startedMs) / 100) / 10,
         trigger: record.trigger,
         ...payloadSchedule,
+        ...(rejected ? { rejected_rows: rejected } : {}),
       });
       void events.emit('freshness_update', { source: record.source });
     } catch (e) {

@@ -1,12 +1,13 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createFileSource, SourceError, Type } from '@basin/sdk';
+import { createFileSource, malformedRowsSchema, SourceError, Type } from '@basin/sdk';
 
 const configSchema = Type.Object(
   {
     bucket_url: Type.String({ minLength: 1, description: 'A local directory (absolute, or relative to the project) or a file:// URL' }),
     file_glob: Type.String({ minLength: 1, default: '*', description: 'Glob of the files to load; `**/` recurses' }),
     notes: Type.Optional(Type.String()),
+    malformed_rows: malformedRowsSchema(),
   },
   { additionalProperties: false },
 );

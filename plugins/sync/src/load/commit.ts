@@ -1,6 +1,6 @@
 import { ident, literal, type Conn, type Warehouse } from '@basin/core';
 import { SourceError } from '@basin/sdk';
-import { META_SCHEMA, STAGING_PREFIX, type LoadedTable, type ResourceLoad } from './types.js';
+import { META_SCHEMA, rejectsStaging, rejectsTable, STAGING_PREFIX, type LoadedTable, type ResourceLoad, type WidenedColumn } from './types.js';
 import { widen } from './widen.js';
 
 /**
@@ -19,7 +19,7 @@ export async function commitLoad(warehouse: Warehouse, o: { schema: string; sour
       const out: LoadedTable[] = [];
       await c.run('BEGIN TRANSACTION');
       try {
-        for (const r of o.resources) out.push(await swapOne(c, o.schema, r, o.fullRefresh));
+        for (const r of o.resources) out.push(await swapOne(c, o.schema, o.syncId, r, o.fullRefresh));
         await c.run(`INSERT INTO ${ident(META_SCHEMA)}.sync_commits VALUES (${literal(o.syncId)}, ${literal(o.source)}, now())`);
         await c.run('COMMIT');
       } catch (e) {
@@ -32,10 +32,11 @@ export async function commitLoad(warehouse: Warehouse, o: { schema: string; sour
   );
 }
 
-async function swapOne(c: Conn, schema: string, r: ResourceLoad, fullRefresh: boolean): Promise<LoadedTable> {
+async function swapOne(c: Conn, schema: string, syncId: string, r: ResourceLoad, fullRefresh: boolean): Promise<LoadedTable> {
   const target = `${ident(schema)}.${ident(r.name)}`;
   const stg = `${ident(schema)}.${ident(r.staging)}`;
   const exists = await tableExists(c, schema, r.name);
+  const previousTypes = exists ? await columnTypes(c, target) : new Map<string, string>();
   const before = exists ? Number((await c.runAndReadAll(`SELECT count(*) FROM ${target}`)).getRows()[0]![0]) : 0;
   const replace = fullRefresh || r.spec?.writeDisposition === 'replace';
   const guard = (after: number) => {
@@ -57,7 +58,7 @@ async function swapOne(c: Conn, schema: string, r: ResourceLoad, fullRefresh: bo
       await c.run(`DELETE FROM ${target}`);
     }
   } else {
-    const have = new Map(((await c.runAndReadAll(`DESCRIBE ${target}`)).getRowObjectsJson() as Array<{ column_name: string; column_type: string }>).map((x) => [x.column_name, x.column_type]));
+    const have = previousTypes;
     if (r.created) {
       // schema evolution first: DuckDB wants ALTERs before other changes to the table in a transaction
       for (const [col, type] of r.columns) {
@@ -81,11 +82,59 @@ async function swapOne(c: Conn, schema: string, r: ResourceLoad, fullRefresh: bo
     const after = Number((await c.runAndReadAll(`SELECT count(*) FROM ${target}`)).getRows()[0]![0]);
     guard(after);
   }
-  const rows = (await tableExists(c, schema, r.name)) ? Number((await c.runAndReadAll(`SELECT count(*) FROM ${target}`)).getRows()[0]![0]) : 0;
-  const columns = (await tableExists(c, schema, r.name))
-    ? ((await c.runAndReadAll(`DESCRIBE ${target}`)).getRowObjectsJson() as Array<{ column_name: string; column_type: string; null: string }>).map((x) => ({ name: x.column_name, type: x.column_type, nullable: x.null === 'YES' }))
-    : [];
-  return { name: r.name, schema: schema, rows, loaded: r.rows, columns };
+  const rejects = await swapRejects(c, schema, r, replace);
+  const present = await tableExists(c, schema, r.name);
+  const rows = present ? Number((await c.runAndReadAll(`SELECT count(*) FROM ${target}`)).getRows()[0]![0]) : 0;
+  const described = present ? ((await c.runAndReadAll(`DESCRIBE ${target}`)).getRowObjectsJson() as Array<{ column_name: string; column_type: string; null: string }>) : [];
+  const columns = described.map((x) => ({ name: x.column_name, type: x.column_type, nullable: x.null === 'YES' }));
+  const widened = r.created ? await widenedColumns(c, target, syncId, r, previousTypes, columns) : [];
+  return { name: r.name, schema, rows, loaded: r.rows, columns, rejected: r.rejected, rejectsTable: rejects, widened };
+}
+
+async function columnTypes(c: Conn, table: string): Promise<Map<string, string>> {
+  const rows = (await c.runAndReadAll(`DESCRIBE ${table}`)).getRowObjectsJson() as Array<{ column_name: string; column_type: string }>;
+  return new Map(rows.map((x) => [x.column_name, x.column_type]));
+}
+
+/**
+ * The columns this load widened (a type both old and new values fit in), compared with the table
+ * before the sync or, for a new table, with the first batch: how many of this sync's values do not fit
+ * the old type, and one of them, so "DATE became VARCHAR" comes with the few odd values that caused it.
+ */
+async function widenedColumns(c: Conn, target: string, syncId: string, r: ResourceLoad, previous: Map<string, string>, now: Array<{ name: string; type: string }>): Promise<WidenedColumn[]> {
+  const out: WidenedColumn[] = [];
+  for (const col of now) {
+    const from = previous.get(col.name) ?? r.widenedFrom.get(col.name);
+    if (!from || from === col.type || widen(from, col.type) !== col.type) continue;
+    const q = ident(col.name);
+    const odd = `${q} IS NOT NULL AND (TRY_CAST(${q} AS ${from}) IS NULL OR CAST(TRY_CAST(${q} AS ${from}) AS ${col.type}) IS DISTINCT FROM ${q})`;
+    const [n, example] = (await c.runAndReadAll(`SELECT count(*), CAST(any_value(${q}) AS VARCHAR) FROM ${target} WHERE _basin_sync_id = ${literal(syncId)} AND ${odd}`)).getRows()[0] ?? [0, null];
+    out.push({ column: col.name, from, to: col.type, values: Number(n ?? 0), example: example === null || example === undefined ? null : String(example) });
+  }
+  return out;
+}
+
+/**
+ * Keeps `<table>__rejects` in step with the table: a replace swaps in this sync's rejects; an append
+ * drops the earlier rejects of the files it reloaded or forgot, then adds this sync's.
+ */
+async function swapRejects(c: Conn, schema: string, r: ResourceLoad, replace: boolean): Promise<string | null> {
+  const name = rejectsTable(r.name);
+  const table = `${ident(schema)}.${ident(name)}`;
+  const stg = `${ident(schema)}.${ident(rejectsStaging(r))}`;
+  const exists = await tableExists(c, schema, name);
+  if (exists && replace) await c.run(`DROP TABLE ${table}`);
+  else if (exists) {
+    const files = [...new Set([...r.loadedFiles, ...r.forget])];
+    if (files.length) await c.run(`DELETE FROM ${table} WHERE file IN (${files.map(literal).join(', ')})`);
+  }
+  if (r.rejectsCreated) {
+    if (exists && !replace) {
+      await c.run(`INSERT INTO ${table} SELECT * FROM ${stg}`);
+      await c.run(`DROP TABLE ${stg}`);
+    } else await c.run(`ALTER TABLE ${stg} RENAME TO ${ident(name)}`);
+  }
+  return r.rejectsCreated || (exists && !replace) ? `${schema}.${name}` : null;
 }
 
 export async function tableExists(c: Conn, schema: string, table: string): Promise<boolean> {

@@ -5,13 +5,16 @@ import { SourceError, type ReadItem, type ResourceSpec } from '@basin/sdk';
 import { detectDelimiter } from './csv-diagnose.js';
 import { describeFileError } from './diagnose.js';
 import { OPTION_NAME, recordJson, sqlValue } from './sql.js';
-import { STAGING_PREFIX, type FileItem, type LoadHooks, type ResourceLoad } from './types.js';
+import { rejectsStaging, STAGING_PREFIX, type FileItem, type LoadHooks, type ResourceLoad } from './types.js';
 import { widen } from './widen.js';
 
 /** records are written to an NDJSON batch file of this many rows, then bulk-read by DuckDB */
 const RECORD_BATCH = 50_000;
 /** files per read_* call (one statement reads them in parallel with union_by_name) */
 const FILE_BATCH = 500;
+/** DuckDB's temporary tables of refused CSV lines (store_rejects), per connection */
+const REJECTS_TMP = 'basin_rejects';
+const REJECTS_SCAN_TMP = 'basin_rejects_scan';
 
 /**
  * The staging half of a load: buffers what a source yields per resource and bulk-loads it into that
@@ -49,7 +52,7 @@ export class StagingLoad {
     let r = this.resources.get(name);
     if (!r) {
       if (!name || name.length > 120) throw new SourceError('bad_resource', `resource name "${name}" is empty or too long`);
-      r = { name, spec: this.specs.find((s) => s.name === name), staging: `${STAGING_PREFIX}${name}__${this.suffix}`, created: false, columns: new Map(), rows: 0, files: [], records: [], forget: new Set() };
+      r = { name, spec: this.specs.find((s) => s.name === name), staging: `${STAGING_PREFIX}${name}__${this.suffix}`, created: false, columns: new Map(), rows: 0, files: [], records: [], forget: new Set(), loadedFiles: new Set(), rejected: 0, rejectsCreated: false, widenedFrom: new Map() };
       this.resources.set(name, r);
     }
     return r;
@@ -108,13 +111,16 @@ export class StagingLoad {
         continue;
       }
       present.push(f);
+      r.loadedFiles.add(f.sourceFile ?? f.path);
     }
     // one statement per group of files that share a reader and options; renamed files get their own
     const groups = new Map<string, FileItem[]>();
     for (const f of present) {
       const delim = f.format === 'csv' && !f.options?.delim && !f.options?.sep ? detectDelimiter(f.path) : '';
       const jsonl = f.format === 'json' && /\.(jsonl|ndjson)$/i.test(f.path);
-      const key = JSON.stringify([f.format, f.options ?? {}, delim, jsonl]);
+      // DuckDB keeps rejects only for a single-file read (not with union_by_name): one group per quarantined file
+      const quarantine = f.format === 'csv' && f.malformedRows === 'quarantine' ? f.path : null;
+      const key = JSON.stringify([f.format, f.options ?? {}, delim, jsonl, quarantine]);
       const g = groups.get(key) ?? [];
       g.push(f);
       groups.set(key, g);
@@ -129,9 +135,12 @@ export class StagingLoad {
     const f0 = files[0]!;
     const list = `[${files.map((f) => literal(f.path)).join(', ')}]`;
     const opts: Record<string, unknown> = {};
-    if (f0.format === 'csv') Object.assign(opts, { header: true, skip: 0, quote: '"', escape: '"', ...(delim ? { delim } : {}) });
+    const quarantine = f0.format === 'csv' && f0.malformedRows === 'quarantine';
+    // strict: a row whose field count differs from the header is an error, never padded or shifted
+    if (f0.format === 'csv') Object.assign(opts, { header: true, skip: 0, quote: '"', escape: '"', strict_mode: true, null_padding: false, ...(delim ? { delim } : {}) });
     if (f0.format === 'json') opts.format = jsonl ? 'newline_delimited' : 'auto';
     Object.assign(opts, f0.options ?? {});
+    if (quarantine) Object.assign(opts, { strict_mode: true, null_padding: false, store_rejects: true, rejects_table: REJECTS_TMP, rejects_scan: REJECTS_SCAN_TMP });
     if (files.length > 1) opts.union_by_name = true;
     // files a source names differently (e.g. project-relative) get their name through a CASE on the path
     const renamed = files.some((f) => f.sourceFile !== undefined && f.sourceFile !== f.path);
@@ -146,7 +155,7 @@ export class StagingLoad {
     const fileCol = single ? `, ${literal(f0.sourceFile ?? f0.path)} AS _basin_source_file` : renamed ? `, ${sourceFileExpr(files)} AS _basin_source_file` : '';
     const select = `SELECT *${renamed && !single ? ' EXCLUDE (_basin_file_path)' : ''}, ${this.metaColumns()}${fileCol} FROM ${reader}(${list}${optSql ? `, ${optSql}` : ''})`;
     try {
-      await this.loadSelect(r, select);
+      await this.loadSelect(r, select, quarantine ? f0 : null);
     } catch (e) {
       throw this.signal.aborted ? e : describeFileError(e as Error, files, delim);
     }
@@ -172,10 +181,11 @@ export class StagingLoad {
     );
   }
 
-  private async loadSelect(r: ResourceLoad, select: string): Promise<void> {
+  private async loadSelect(r: ResourceLoad, select: string, quarantined: FileItem | null = null): Promise<void> {
     const tbl = `${ident(this.schema)}.${ident(r.staging)}`;
     const added = await this.write(async (c) => {
       await c.run(`CREATE SCHEMA IF NOT EXISTS ${ident(this.schema)}`);
+      if (quarantined) await c.run(`DROP TABLE IF EXISTS ${REJECTS_TMP}; DROP TABLE IF EXISTS ${REJECTS_SCAN_TMP}`);
       let count: number;
       if (!r.created) {
         count = Number((await c.runAndReadAll(`CREATE TABLE ${tbl} AS ${select}`)).getRows()[0]?.[0] ?? 0);
@@ -185,10 +195,14 @@ export class StagingLoad {
         for (const col of incoming) {
           const have = r.columns.get(col.column_name);
           if (have === undefined) await c.run(`ALTER TABLE ${tbl} ADD COLUMN ${ident(col.column_name)} ${col.column_type}`);
-          else if (widen(have, col.column_type) !== have) await c.run(`ALTER TABLE ${tbl} ALTER COLUMN ${ident(col.column_name)} TYPE ${widen(have, col.column_type)}`);
+          else if (widen(have, col.column_type) !== have) {
+            if (!r.widenedFrom.has(col.column_name)) r.widenedFrom.set(col.column_name, have);
+            await c.run(`ALTER TABLE ${tbl} ALTER COLUMN ${ident(col.column_name)} TYPE ${widen(have, col.column_type)}`);
+          }
         }
         count = Number((await c.runAndReadAll(`INSERT INTO ${tbl} BY NAME ${select}`)).getRows()[0]?.[0] ?? 0);
       }
+      if (quarantined) await this.keepRejects(c, r, quarantined);
       const cols = (await c.runAndReadAll(`DESCRIBE ${tbl}`)).getRowObjectsJson() as Array<{ column_name: string; column_type: string }>;
       r.columns = new Map(cols.map((x) => [x.column_name, x.column_type]));
       return count;
@@ -198,13 +212,32 @@ export class StagingLoad {
     this.hooks.progress(r.name, r.rows, this.totalRows);
   }
 
+  /** moves the lines DuckDB refused in the statement just run into the resource's staging rejects table */
+  private async keepRejects(c: Conn, r: ResourceLoad, file: FileItem): Promise<void> {
+    const n = Number((await c.runAndReadAll(`SELECT count(DISTINCT line) FROM ${REJECTS_TMP}`)).getRows()[0]?.[0] ?? 0);
+    if (!n) return;
+    const stg = `${ident(this.schema)}.${ident(rejectsStaging(r))}`;
+    if (!r.rejectsCreated) {
+      await c.run(`CREATE TABLE ${stg} (file VARCHAR, line BIGINT, raw VARCHAR, reason VARCHAR, _basin_loaded_at TIMESTAMP, _basin_sync_id VARCHAR)`);
+      r.rejectsCreated = true;
+    }
+    const name = file.sourceFile ?? file.path;
+    await c.run(
+      `INSERT INTO ${stg} SELECT ${literal(name)}, line, any_value(csv_line), string_agg(error_message, '; ' ORDER BY column_idx), ` +
+        `CAST(${literal(this.loadedAt.toISOString())} AS TIMESTAMP), ${literal(this.syncId)} FROM ${REJECTS_TMP} GROUP BY line ORDER BY line`,
+    );
+    r.rejected += n;
+    const first = (await c.runAndReadAll(`SELECT line, string_agg(error_message, '; ' ORDER BY column_idx) FROM ${REJECTS_TMP} GROUP BY line ORDER BY line LIMIT 1`)).getRows()[0];
+    this.hooks.warn(`${name}: ${n} malformed row(s) quarantined into ${this.schema}.${r.name}__rejects (first at line ${String(first?.[0])}: ${String(first?.[1])})`);
+  }
+
   /**
    * Drops this load's staging tables and batch files. After a failed load a checkpoint follows, so the
    * blocks staging took are free for the next load rather than growing the warehouse file (issue 12).
    */
   async discard(failed = false): Promise<void> {
     fs.rmSync(this.tmpDir, { recursive: true, force: true });
-    const names = [...this.resources.values()].filter((r) => r.created).map((r) => r.staging);
+    const names = [...this.resources.values()].flatMap((r) => [...(r.created ? [r.staging] : []), ...(r.rejectsCreated ? [rejectsStaging(r)] : [])]);
     if (!names.length) return;
     await this.warehouse.write(
       async (c) => {
