@@ -4,6 +4,7 @@ import { ident, literal, type Conn, type Warehouse } from '@basin/core';
 import { SourceError, type ReadItem, type ResourceSpec } from '@basin/sdk';
 import { detectDelimiter } from './csv-diagnose.js';
 import { describeFileError } from './diagnose.js';
+import { appendBatch, planBatch } from './record-batch.js';
 import { OPTION_NAME, recordJson, sqlValue } from './sql.js';
 import { rejectsStaging, STAGING_PREFIX, type FileItem, type LoadHooks, type ResourceLoad } from './types.js';
 import { widen } from './widen.js';
@@ -81,6 +82,18 @@ export class StagingLoad {
 
   private async flushRecords(r: ResourceLoad): Promise<void> {
     if (!r.records.length) return;
+    // flat records go through DuckDB's appender; nested or ambiguous ones through an NDJSON file and read_json
+    const plan = r.spec?.columns?.length ? null : planBatch(r.records);
+    if (plan) {
+      const records = r.records;
+      r.records = [];
+      const tmp = `_basin_batch_${this.suffix}`;
+      await this.loadSelect(r, async (c) => ({
+        select: `SELECT ${await appendBatch(c, tmp, plan, records)}, ${this.metaColumns()}, CAST(NULL AS VARCHAR) AS _basin_source_file FROM temp.main.${ident(tmp)}`,
+        cleanup: `DROP TABLE IF EXISTS temp.main.${ident(tmp)}`,
+      }));
+      return;
+    }
     fs.mkdirSync(this.tmpDir, { recursive: true });
     const file = path.join(this.tmpDir, `${r.name.replace(/[^a-zA-Z0-9_-]/g, '_')}-${this.recordFiles++}.ndjson`);
     const lines: string[] = new Array(r.records.length);
@@ -181,9 +194,25 @@ export class StagingLoad {
     );
   }
 
-  private async loadSelect(r: ResourceLoad, select: string, quarantined: FileItem | null = null): Promise<void> {
+  /** `source`: the SELECT to load, or a step run first on the write connection that gives it (and SQL to run after) */
+  private async loadSelect(r: ResourceLoad, source: string | ((c: Conn) => Promise<{ select: string; cleanup: string }>), quarantined: FileItem | null = null): Promise<void> {
     const tbl = `${ident(this.schema)}.${ident(r.staging)}`;
     const added = await this.write(async (c) => {
+      if (typeof source === 'string') return this.loadInto(c, r, tbl, source, quarantined);
+      const { select, cleanup } = await source(c);
+      try {
+        return await this.loadInto(c, r, tbl, select, quarantined);
+      } finally {
+        await c.run(cleanup);
+      }
+    });
+    r.rows += added;
+    this.totalRows += added;
+    this.hooks.progress(r.name, r.rows, this.totalRows);
+  }
+
+  private async loadInto(c: Conn, r: ResourceLoad, tbl: string, select: string, quarantined: FileItem | null): Promise<number> {
+    {
       await c.run(`CREATE SCHEMA IF NOT EXISTS ${ident(this.schema)}`);
       if (quarantined) await c.run(`DROP TABLE IF EXISTS ${REJECTS_TMP}; DROP TABLE IF EXISTS ${REJECTS_SCAN_TMP}`);
       let count: number;
@@ -206,10 +235,7 @@ export class StagingLoad {
       const cols = (await c.runAndReadAll(`DESCRIBE ${tbl}`)).getRowObjectsJson() as Array<{ column_name: string; column_type: string }>;
       r.columns = new Map(cols.map((x) => [x.column_name, x.column_type]));
       return count;
-    });
-    r.rows += added;
-    this.totalRows += added;
-    this.hooks.progress(r.name, r.rows, this.totalRows);
+    }
   }
 
   /** moves the lines DuckDB refused in the statement just run into the resource's staging rejects table */
