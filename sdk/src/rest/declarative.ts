@@ -4,6 +4,7 @@ import { defineSource, SourceError, type ReadItem, type ResourceSpec, type Sourc
 import type { AuthSpec } from './auth.js';
 import { batchRecords } from './batch.js';
 import { RestClient, type QueryValue } from './client.js';
+import { DEFAULT_RETRY } from './retry.js';
 import { flattenRecord } from './flatten.js';
 import { IncrementalCursor, type CursorState } from './incremental.js';
 import { paginate, type Paginator, type PaginatorSpec } from './paginators.js';
@@ -96,8 +97,10 @@ export interface RestSourceDeclaration<S extends TSchema> extends SourceManifest
   dynamicEndpoints?(ctx: SourceContext<Static<S>>, client: RestClient): Promise<Array<RestResource<Static<S>>>>;
   /** resources the config selects (e.g. its `endpoints:` list); default: defaultResources, else all */
   selected?(config: Static<S>): string[] | undefined;
-  /** rows per batch handed to the loader (default 5000) */
-  batchSize?: number;
+  /** rows per batch handed to the loader (default 5000; a function of the config allowed) */
+  batchSize?: number | ((config: Static<S>) => number);
+  /** retries of a request after a 5xx, 429 or network error (default 5) */
+  retries?: (config: Static<S>) => number;
   /**
    * An error the API reports in a successful response (Slack's `{"ok": false, "error": "invalid_auth"}`):
    * return `auth` for a credentials problem (the error then names the variable to fix), else a message.
@@ -157,7 +160,7 @@ export function declareRestSource<S extends TSchema>(decl: RestSourceDeclaration
       signal: ctx.signal,
       log: ctx.log,
       sleep: ctx.sleep,
-      retry: retries === undefined ? undefined : { retries },
+      retry: { retries: retries ?? decl.retries?.(ctx.config) ?? DEFAULT_RETRY.retries },
     });
   };
 
@@ -289,7 +292,7 @@ export function declareRestSource<S extends TSchema>(decl: RestSourceDeclaration
   }
 
   async function* readResource(ctx: SourceContext<C>, client: RestClient, r: RestResource<C>, state: Record<string, unknown> | undefined): AsyncGenerator<ReadItem> {
-    const batchSize = decl.batchSize ?? 5000;
+    const batchSize = (typeof decl.batchSize === 'function' ? decl.batchSize(ctx.config) : decl.batchSize) ?? 5000;
     if (!r.parent) {
       const cursor = cursorOf(ctx, r, state);
       for await (const batch of batchRecords(shaped(runFor(ctx, client, r, cursor)), batchSize)) yield { kind: 'records', resource: r.name, records: batch };
@@ -317,7 +320,7 @@ export function declareRestSource<S extends TSchema>(decl: RestSourceDeclaration
     discoverSelects: true,
     async check(ctx) {
       try {
-        const client = clientFor(ctx, CHECK_RETRIES);
+        const client = clientFor(ctx, Math.min(CHECK_RETRIES, decl.retries?.(ctx.config) ?? CHECK_RETRIES));
         if (decl.check) return { ok: true, message: await decl.check(ctx, client) };
         const r = selectedNames(ctx.config)
           .map((n) => byName.get(n))
