@@ -1,13 +1,60 @@
 import { SourceError } from '../types.js';
+import { googleServiceAccount } from './google-jwt.js';
 
 /** How a REST source authenticates; secrets are named by environment variable, never given inline. */
 export type AuthSpec =
   | { kind: 'none' }
-  | { kind: 'bearer'; tokenEnv: string }
-  | { kind: 'api_key'; name: string; location: 'header' | 'query'; keyEnv: string }
-  | { kind: 'basic'; usernameEnv: string; passwordEnv: string }
-  | { kind: 'oauth2_client_credentials'; tokenUrl: string; clientIdEnv: string; clientSecretEnv: string; scope?: string }
-  | { kind: 'custom_header'; name: string; valueEnv: string };
+  | { kind: 'bearer'; tokenEnv: string; /** config field naming the variable, for error hints */ field?: string; /** header scheme (default Bearer) */ scheme?: string }
+  | { kind: 'api_key'; name: string; location: 'header' | 'query'; keyEnv: string; field?: string; /** value prefix, e.g. `Token ` */ prefix?: string }
+  | {
+      kind: 'basic';
+      usernameEnv: string;
+      passwordEnv: string;
+      usernameField?: string;
+      passwordField?: string;
+      /** a literal (non-secret) username instead of usernameEnv, e.g. Zendesk's `me@example.com/token` */
+      username?: string;
+      /** a literal (non-secret) password instead of passwordEnv, e.g. Freshdesk's `X` */
+      password?: string;
+    }
+  | {
+      kind: 'oauth2_client_credentials';
+      tokenUrl: string;
+      clientIdEnv: string;
+      clientSecretEnv: string;
+      scope?: string;
+      /** where the token is in the answer (default `access_token`; Personio v1: `data.token`) */
+      tokenPath?: string;
+    }
+  | { kind: 'custom_header'; name: string; valueEnv: string; field?: string }
+  | OAuthTokenSpec
+  | GoogleServiceAccountSpec;
+
+/**
+ * An OAuth 2.0 access token of a provider connection. Until the provider OAuth store lands, the
+ * token is read from the environment variable `tokenEnv`; `resolveOAuthToken` is the one place to
+ * switch to the credential hook.
+ */
+export interface OAuthTokenSpec {
+  kind: 'oauth2_token';
+  tokenEnv: string;
+  field?: string;
+  /** the provider (`google`, `facebook`, `shopify`...) named in hints */
+  provider: string;
+  /** header scheme (default Bearer); `header` overrides the header name (Shopify: X-Shopify-Access-Token, no scheme) */
+  scheme?: string;
+  header?: string;
+}
+
+/** A Google service account: its JSON key in the variable `credentialsEnv`, exchanged for an access token with a signed JWT (RFC 7523). */
+export interface GoogleServiceAccountSpec {
+  kind: 'google_service_account';
+  credentialsEnv: string;
+  field?: string;
+  scopes: string[];
+  /** overrides the key's token_uri (tests) */
+  tokenUrl?: string;
+}
 
 export interface Authenticator {
   readonly kind: AuthSpec['kind'];
@@ -51,9 +98,9 @@ export function createAuthenticator(spec: AuthSpec, deps: AuthDeps): Authenticat
     case 'bearer':
       return {
         kind: 'bearer',
-        apply: async (_u, h) => h.set('Authorization', `Bearer ${secret(spec.tokenEnv)}`),
+        apply: async (_u, h) => h.set('Authorization', `${spec.scheme ?? 'Bearer'} ${secret(spec.tokenEnv)}`),
         invalidate: () => false,
-        hint: () => envHint([spec.tokenEnv, 'auth_token_env']),
+        hint: () => envHint([spec.tokenEnv, spec.field ?? 'auth_token_env']),
         redact,
       };
     case 'api_key':
@@ -62,22 +109,30 @@ export function createAuthenticator(spec: AuthSpec, deps: AuthDeps): Authenticat
         apply: async (u, h) => {
           const v = secret(spec.keyEnv);
           if (spec.location === 'query') u.searchParams.set(spec.name, v);
-          else h.set(spec.name, v);
+          else h.set(spec.name, `${spec.prefix ?? ''}${v}`);
         },
         invalidate: () => false,
-        hint: () => envHint([spec.keyEnv, 'auth_token_env']),
+        hint: () => envHint([spec.keyEnv, spec.field ?? 'auth_token_env']),
         redact,
       };
     case 'basic':
       return {
         kind: 'basic',
         apply: async (_u, h) => {
-          const token = Buffer.from(`${secret(spec.usernameEnv)}:${secret(spec.passwordEnv)}`).toString('base64');
+          const user = spec.username ?? secret(spec.usernameEnv);
+          const pass = spec.password ?? secret(spec.passwordEnv);
+          const token = Buffer.from(`${user}:${pass}`).toString('base64');
           revealed.add(token);
           h.set('Authorization', `Basic ${token}`);
         },
         invalidate: () => false,
-        hint: () => envHint([spec.usernameEnv, 'basic_username_env'], [spec.passwordEnv, 'basic_password_env']),
+        hint: () =>
+          envHint(
+            ...([
+              spec.username === undefined ? [spec.usernameEnv, spec.usernameField ?? 'basic_username_env'] : null,
+              spec.password === undefined ? [spec.passwordEnv, spec.passwordField ?? 'basic_password_env'] : null,
+            ].filter((x): x is [string, string] => x !== null)),
+          ),
         redact,
       };
     case 'custom_header':
@@ -85,12 +140,34 @@ export function createAuthenticator(spec: AuthSpec, deps: AuthDeps): Authenticat
         kind: 'custom_header',
         apply: async (_u, h) => h.set(spec.name, secret(spec.valueEnv)),
         invalidate: () => false,
-        hint: () => envHint([spec.valueEnv, 'auth_token_env']),
+        hint: () => envHint([spec.valueEnv, spec.field ?? 'auth_token_env']),
         redact,
       };
     case 'oauth2_client_credentials':
       return oauth2ClientCredentials(spec, deps, secret, redact, revealed);
+    case 'oauth2_token':
+      return {
+        kind: 'oauth2_token',
+        apply: async (_u, h) => {
+          const token = resolveOAuthToken(spec, secret);
+          if (spec.header) h.set(spec.header, token);
+          else h.set('Authorization', `${spec.scheme ?? 'Bearer'} ${token}`);
+        },
+        invalidate: () => false,
+        hint: () => `the ${spec.provider} OAuth access token in ${envHint([spec.tokenEnv, spec.field ?? 'access_token_env'])} (renew it if it expired)`,
+        redact,
+      };
+    case 'google_service_account':
+      return googleServiceAccount(spec, deps, secret, redact, revealed);
   }
+}
+
+/**
+ * The access token of an OAuth connection. The one seam for the provider OAuth store: today the
+ * token comes from the environment variable the config names.
+ */
+export function resolveOAuthToken(spec: OAuthTokenSpec, secret: (name: string) => string): string {
+  return secret(spec.tokenEnv);
 }
 
 /** OAuth2 client-credentials grant: fetches a token, reuses it until shortly before it expires, refreshes after a 401. */
@@ -131,6 +208,7 @@ function oauth2ClientCredentials(
     } catch {
       throw new SourceError('oauth_token_failed', 'The token endpoint did not answer JSON.');
     }
+    if (spec.tokenPath) json.access_token = spec.tokenPath.split('.').reduce<any>((v, k) => (v && typeof v === 'object' ? v[k] : undefined), json);
     if (!json.access_token) throw new SourceError('oauth_token_failed', 'The token endpoint answered without an access_token.');
     revealed.add(json.access_token);
     const ttl = Number(json.expires_in ?? 3600);

@@ -1,6 +1,6 @@
 import { SourceError, type SourceLogger } from '../types.js';
 import { createAuthenticator, type Authenticator, type AuthSpec } from './auth.js';
-import { backoffDelay, DEFAULT_RETRY, isRetryableStatus, parseRetryAfter, sleep, type RetryPolicy } from './retry.js';
+import { backoffDelay, DEFAULT_RETRY, isRetryableStatus, parseRetryAfter, rateLimitResetDelay, sleep, type RetryPolicy } from './retry.js';
 
 export type QueryValue = string | number | boolean | null | undefined;
 
@@ -36,6 +36,11 @@ export interface RestClientOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** per-request timeout in ms (default 60 s) */
   timeoutMs?: number;
+  /**
+   * Vendor error answers that are not 401/429: `auth` for bad credentials (Facebook's 400 with
+   * OAuthException code 190), `rate_limit` for throttling (its code 17/80004), retried with backoff.
+   */
+  classifyError?: (status: number, body: string) => 'auth' | 'rate_limit' | null;
 }
 
 const EXCERPT = 500;
@@ -136,11 +141,24 @@ export class RestClient {
         return { status: res.status, headers: res.headers, url: url.href, body: parseBody<T>(text, res, shown, this.auth) };
       }
       const excerpt = this.auth.redact(text.slice(0, EXCERPT)).trim();
-      if (res.status === 401 || res.status === 403) {
+      const vendorKind = this.opts.classifyError?.(res.status, text) ?? null;
+      if (vendorKind === 'auth') {
+        const excerpt = this.auth.redact(text.slice(0, EXCERPT)).trim();
+        throw new SourceError('unauthorized', `${method} ${shown} answered ${res.status}; check ${this.auth.hint()}.${excerpt ? ` Response: ${excerpt}` : ''}`, { status: res.status, url: shown });
+      }
+      // a vendor's own rate-limit headers (GitHub answers 403 with x-ratelimit-remaining: 0)
+      // or a secondary limit, 403 with Retry-After
+      const rateWait =
+        res.status === 403 || res.status === 429
+          ? (rateLimitResetDelay(res.headers) ?? (res.status === 403 ? parseRetryAfter(res.headers.get('retry-after')) : null))
+          : vendorKind === 'rate_limit'
+            ? (parseRetryAfter(res.headers.get('retry-after')) ?? backoffDelay(this.policy, attempt))
+            : null;
+      if ((res.status === 401 || res.status === 403) && rateWait === null) {
         throw new SourceError('unauthorized', `${method} ${shown} answered ${res.status} ${res.statusText || ''}`.trim() + `; check ${this.auth.hint()}.${excerpt ? ` Response: ${excerpt}` : ''}`, { status: res.status, url: shown });
       }
-      if (isRetryableStatus(res.status) && attempt < this.policy.retries) {
-        const after = parseRetryAfter(res.headers.get('retry-after'));
+      if ((isRetryableStatus(res.status) || rateWait !== null) && attempt < this.policy.retries) {
+        const after = parseRetryAfter(res.headers.get('retry-after')) ?? rateWait;
         if (after !== null && after > this.policy.maxRetryAfterMs) {
           throw new SourceError('rate_limited', `${method} ${shown} answered ${res.status} and asks to wait ${Math.round(after / 1000)} s, longer than ${Math.round(this.policy.maxRetryAfterMs / 1000)} s.`, { status: res.status, url: shown });
         }
@@ -151,7 +169,7 @@ export class RestClient {
       }
       const tries = attempt > 0 ? ` after ${attempt + 1} attempts` : '';
       throw new SourceError(
-        res.status === 429 ? 'rate_limited' : res.status >= 500 ? 'upstream_error' : 'http_error',
+        res.status === 429 || rateWait !== null ? 'rate_limited' : res.status >= 500 ? 'upstream_error' : 'http_error',
         `${method} ${shown} answered ${res.status}${tries}.${excerpt ? ` Last response: ${excerpt}` : ''}`,
         { status: res.status, url: shown },
       );

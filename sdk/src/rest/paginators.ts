@@ -170,6 +170,8 @@ export interface PaginateOptions {
   paginator?: PaginatorSpec | Paginator;
   /** dotted path of the records in each response (auto-detected when absent) */
   dataSelector?: string;
+  /** headers of every page request (e.g. a media type) */
+  headers?: Record<string, string>;
   /** stops with an error after this many pages (default 1,000,000: a guard against loops) */
   maxPages?: number;
   /** request the next page while the caller handles the current one (default true) */
@@ -215,7 +217,7 @@ export async function* paginate(client: RestClient, path: string, opts: Paginate
     const key = target.href;
     if (seen.has(key)) return null; // the API sent us back to a page we read: stop instead of looping
     seen.add(key);
-    const p = client.request(r.url, { params: r.params });
+    const p = client.request(r.url, { params: r.params, headers: opts.headers });
     p.catch(() => {}); // observed when awaited; avoids an unhandled rejection if the caller stops early
     return p;
   };

@@ -45,3 +45,14 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
+
+/**
+ * Milliseconds until a vendor's rate-limit window resets, from `x-ratelimit-remaining: 0` with
+ * `x-ratelimit-reset` (epoch seconds as GitHub sends it, or seconds to wait); null otherwise.
+ */
+export function rateLimitResetDelay(headers: Headers, now = Date.now()): number | null {
+  if (headers.get('x-ratelimit-remaining')?.trim() !== '0') return null;
+  const reset = Number(headers.get('x-ratelimit-reset'));
+  if (!Number.isFinite(reset) || reset < 0) return null;
+  return reset > 1e9 ? Math.max(0, reset * 1000 - now) : Math.round(reset * 1000);
+}

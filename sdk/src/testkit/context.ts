@@ -19,6 +19,8 @@ export interface TestContextOptions {
   lookbackDays?: number;
   fetch?: typeof fetch;
   signal?: AbortSignal;
+  /** waits between HTTP retries (record the delays instead of waiting) */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 export interface LogEntry {
@@ -64,6 +66,7 @@ export function createTestContext<S extends TSchema>(source: SourceDefinition<S>
     signal: opts.signal ?? new AbortController().signal,
     log: { info: log('info'), warn: log('warn'), error: log('error') },
     fetch: opts.fetch ?? globalThis.fetch,
+    sleep: opts.sleep,
     logs,
     revealed,
   };
