@@ -153,7 +153,7 @@ function objectFields(schema: Json, answers: Record<string, unknown>, directoryK
  * only when the user wants to set more.
  */
 export function wizardFields(def: Pick<SourceDefinition, 'configSchema' | 'fileDirectory'>, answers: Record<string, unknown>): { required: WizardField[]; optional: WizardField[] } {
-  const directoryKeys = new Set<string>(def.fileDirectory ? ['directory', 'bucket_url'] : []);
+  const directoryKeys = new Set<string>(def.fileDirectory ? [def.fileDirectory.key] : []);
   return objectFields(def.configSchema as Json, answers, directoryKeys);
 }
 
