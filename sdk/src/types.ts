@@ -92,6 +92,8 @@ export interface CheckResult {
  * watch it, take uploads into it and list its files (the watcher, upload-csv and csv-files routes).
  */
 export interface FileDirectoryCapability<C = Record<string, unknown>> {
+  /** the setting of the source's block that names the directory (`directory`, `bucket_url`) */
+  key: string;
   /** the absolute local directory for this config; null when the config names no local directory */
   directory(config: C, projectDir: string): string | null;
   /** the glob of the files it loads, relative to the directory */

@@ -43,6 +43,8 @@ export interface FileSourceOptions<S extends TObject> {
   localDirectory(config: Static<S>, projectDir: string): string | null;
   /** true when the directory must lie inside the project */
   insideProject: boolean;
+  /** the setting naming the directory */
+  directoryKey: string;
 }
 
 /** The one resource of a file source: named after the source, rows appended per file. */
@@ -68,7 +70,7 @@ export function createFileSource<S extends TObject>(opts: FileSourceOptions<S>):
     configKey: 'typed',
     configSchema: opts.configSchema,
     capabilities: { incremental: true, dateRange: false, customQueries: false },
-    fileDirectory: { directory: opts.localDirectory, pattern: opts.pattern, insideProject: opts.insideProject },
+    fileDirectory: { key: opts.directoryKey, directory: opts.localDirectory, pattern: opts.pattern, insideProject: opts.insideProject },
     docs: opts.docs,
     async check(ctx) {
       try {
@@ -113,6 +115,7 @@ export function projectDirectorySource(opts: { type: string; title: string; wiza
     directory: (ctx) => resolveProjectDirectory(ctx.projectDir, ctx.config.directory),
     localDirectory: (c, projectDir) => (c.directory ? path.resolve(projectDir, c.directory) : null),
     insideProject: true,
+    directoryKey: 'directory',
     pattern: (c) => c.file_pattern ?? opts.defaultPattern,
   });
 }

@@ -46,5 +46,6 @@ export default createFileSource({
     }
   },
   insideProject: false,
+  directoryKey: 'bucket_url',
   pattern: (c) => c.file_glob ?? '*',
 });
