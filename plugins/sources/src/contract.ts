@@ -7,7 +7,7 @@ export type { SourceEntry, SourcesFile } from './config.js';
 
 /** for CLI commands that run before a project boots (`basin source add`) */
 export { addProjectSources, loadSourceRegistry } from './registry.js';
-export { SOURCE_NAME } from './config.js';
+export { SOURCE_NAME, sourcesFileSpec } from './config.js';
 
 /** every installed source type (packages and project-listed ones) */
 export const sourceRegistryRef = createServiceRef<SourceRegistry>({ id: 'sourceRegistry' });

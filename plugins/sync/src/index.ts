@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import multipart from '@fastify/multipart';
 import { coreServices, definePlugin, removeServerInfo, writeServerInfo, type PluginContext } from '@basin/core';
 import { Type } from '@sinclair/typebox';
@@ -8,6 +9,7 @@ import { syncEngineRef, syncHistoryRef, syncLoadHooksPoint } from './contract.js
 import { SyncEngineImpl } from './engine.js';
 import { registerFileRoutes, type UploadsSection } from './routes/files.js';
 import { registerLogRoutes } from './routes/logs.js';
+import { registerSourceAdminRoutes } from './routes/source-admin.js';
 import { registerSourceRoutes } from './routes/sources.js';
 import { registerSyncRoutes } from './routes/sync.js';
 import { configuredSources } from './source-config.js';
@@ -20,6 +22,9 @@ export { SyncEngineImpl } from './engine.js';
 export { SyncStore } from './store.js';
 export { LoadSession } from './loader.js';
 export { maskConfig, rawSchema } from './source-config.js';
+
+/** a page module of this plugin (served by the web plugin with its folder) */
+const uiFile = (name: string): string => fileURLToPath(new URL(`../ui/${name}`, import.meta.url));
 
 /** project.yml `uploads:` (beyond SPEC, which leaves the upload size open) */
 export const UploadsSchema = Type.Object({ max_file_mb: Type.Integer({ minimum: 1, maximum: 102400, default: 500 }) }, { additionalProperties: false, default: {} });
@@ -58,12 +63,13 @@ export default definePlugin({
     ctx.provide(syncEngineRef, engine);
     ctx.provide(syncHistoryRef, store);
     ctx.provideExtensionPoint(syncLoadHooksPoint, engine);
-    ctx.events.declare('sync_started', 'sync_completed', 'sync_failed', 'csv_uploaded', 'freshness_update');
+    ctx.events.declare('sync_started', 'sync_progress', 'sync_completed', 'sync_failed', 'csv_uploaded', 'freshness_update');
 
     const maxBytes = (ctx.config.section<UploadsSection>('uploads')?.max_file_mb ?? 500) * 1024 * 1024;
     await ctx.http.register(multipart, { limits: { fileSize: maxBytes, files: 1, fields: 10 } });
 
     registerSourceRoutes(ctx, { registry, store, engine });
+    registerSourceAdminRoutes(ctx, { registry, engine });
     registerSyncRoutes(ctx, engine);
     registerFileRoutes(ctx, { registry, store, engine, maxBytes });
     registerLogRoutes(ctx, { store, watcher });
@@ -76,7 +82,8 @@ export default definePlugin({
         enabled_sources: sources.filter((s) => s.enabled !== false).length,
       };
     });
-    ctx.page({ path: '/sources', title: 'Sources', permission: 'source.view' });
+    ctx.page({ path: '/sources', title: 'Sources', permission: 'source.view', section: 'Data', order: 20, file: uiFile('sources.js') });
+    ctx.page({ path: '/logs', title: 'Logs', permission: 'source.view', section: 'Operate', order: 40, file: uiFile('logs.js') });
 
     // the CLI talks to a running server instead of opening the warehouse it holds
     ctx.http.addHook('onListen', async () => {

@@ -12,6 +12,18 @@ export function registerLogRoutes(ctx: PluginContext, d: { store: SyncStore; wat
     if (!findSource(ctx.config, req.params.source_name)) throw errors.notFound(`Source "${req.params.source_name}"`);
     return d.store.logs(req.params.source_name, req.query.limit, req.query.offset);
   });
-  ctx.routes.get('/api/logs', { permission: 'public', schema: { querystring: page(1000), summary: 'Sync log lines of every source, newest first' } }, async (req) => d.store.logs(null, req.query.limit, req.query.offset));
+  const LogFilter = Type.Composite([
+    page(1000),
+    Type.Object({
+      source: Type.Optional(Type.String({ pattern: '^[a-z0-9_]+$', maxLength: 200 })),
+      level: Type.Optional(Type.Union(['debug', 'info', 'warn', 'warning', 'error'].map((l) => Type.Literal(l)))),
+      since: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}', maxLength: 40, description: 'ISO time; lines at or after it' })),
+      until: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}', maxLength: 40, description: 'ISO time; lines at or before it' })),
+    }),
+  ]);
+  ctx.routes.get('/api/logs', { permission: 'public', schema: { querystring: LogFilter, summary: 'Sync log lines of every source, newest first (filters: source, level, since, until)' } }, async (req) => {
+    const q = req.query as { limit: number; offset: number; source?: string; level?: string; since?: string; until?: string };
+    return d.store.logs(q.source ?? null, q.limit, q.offset, { level: q.level, since: q.since, until: q.until });
+  });
   ctx.routes.get('/api/watcher/status', { permission: 'public', schema: { summary: 'File watcher status and configuration' } }, async () => d.watcher.status());
 }
