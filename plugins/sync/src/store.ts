@@ -102,6 +102,22 @@ export class SyncStore {
     return { items, total };
   }
 
+  /** syncs of every source, newest first (the overview's recent activity) */
+  recent(limit: number): SyncRecord[] {
+    return (this.db.prepare('SELECT * FROM sync_history ORDER BY started_at DESC, rowid DESC LIMIT ?').all(limit) as HistoryRow[]).map(toRecord);
+  }
+
+  /** rows loaded and syncs per UTC day since `since` (YYYY-MM-DD), oldest first; days without syncs are absent */
+  perDay(since: string): Array<{ day: string; rows: number; syncs: number; failed: number }> {
+    return this.db
+      .prepare(
+        `SELECT substr(started_at, 1, 10) AS day, sum(CASE WHEN status = 'succeeded' THEN rows ELSE 0 END) AS rows, count(*) AS syncs,
+                sum(CASE WHEN status = 'failed' THEN 1 ELSE 0 END) AS failed
+           FROM sync_history WHERE started_at >= ? GROUP BY day ORDER BY day`,
+      )
+      .all(since) as Array<{ day: string; rows: number; syncs: number; failed: number }>;
+  }
+
   /** the newest finished sync that tells the source's status (a cancelled run does not change it) */
   lastDecisive(source: string): SyncRecord | undefined {
     const r = this.db
