@@ -101,7 +101,7 @@ export function ErrorBox({ error, hint }) {
 export function DataTable({ rows, columns, empty = 'Nothing here yet.', caption }) {
   if (!rows?.length) return html`<p class="muted">${empty}</p>`;
   const cols = (columns ?? Object.keys(rows[0])).map((c) => (typeof c === 'string' ? { key: c, label: c.replace(/_/g, ' ') } : c));
-  return html`<div class="table-wrap"><table>
+  return html`<div class="table-wrap" tabindex="0" role="region" aria-label=${caption ?? 'table (scrolls sideways on a narrow screen)'}><table>
     ${caption ? html`<caption>${caption}</caption>` : null}
     <thead><tr>${cols.map((c) => html`<th scope="col">${c.label}</th>`)}</tr></thead>
     <tbody>${rows.map((r) => html`<tr>${cols.map((c) => html`<td>${c.render ? c.render(r) : fmt(r[c.key])}</td>`)}</tr>`)}</tbody>

@@ -41,7 +41,7 @@ export function LineageGraph({ graph, selected, highlight = new Set(), onSelect 
   }, [graph]);
   if (!layout) return html`<p class="muted">Laying out the graph…</p>`;
   if (!graph.nodes.length) return html`<p class="muted">Nothing to show.</p>`;
-  return html`<div class="graph"><svg width=${layout.width} height=${layout.height} role="img" aria-label="Lineage graph">
+  return html`<div class="graph" tabindex="0" role="region" aria-label="Lineage graph (scrolls)"><svg width=${layout.width} height=${layout.height} role="group" aria-label="Lineage graph">
     <defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="#7b8794" /></marker></defs>
     ${layout.edges.map((e) => html`<path d=${`M ${e.points.map((p) => `${p.x} ${p.y}`).join(' L ')}`} fill="none" stroke=${highlight.has(e.v) && highlight.has(e.w) ? '#d97706' : '#9aa5b1'} stroke-width=${highlight.has(e.v) && highlight.has(e.w) ? 2.5 : 1.3} marker-end="url(#arrow)" />`)}
     ${layout.nodes.map((n) => {

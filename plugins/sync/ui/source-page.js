@@ -50,7 +50,8 @@ function Tables({ detail }) {
   return detail.tables_detail.length
     ? detail.tables_detail.map(
         (t) => html`<details class="card" open=${detail.tables_detail.length < 4}>
-          <summary><strong>${t.schema}.${t.name}</strong> · ${fmt(t.row_count)} rows · updated ${ago(t.updated_at)} · <a href=${`/catalog?view=table&model=${enc(`${t.schema}.${t.name}`)}`}>catalog</a></summary>
+          <summary><strong>${t.schema}.${t.name}</strong> · ${fmt(t.row_count)} rows · updated ${ago(t.updated_at)}</summary>
+          <p><a href=${`/catalog?model=${enc(`${detail.name}.${t.name}`)}&tab=columns`}>Open in the catalog</a></p>
           <${DataTable} rows=${(t.columns ?? []).map((c) => (typeof c === 'string' ? { name: c } : c))} columns=${['name', 'type']} />
         </details>`,
       )

@@ -107,7 +107,7 @@ export function AddSourceWizard({ onClose, onAdded }) {
       </label>
       <label for="src-name">Name
         <input id="src-name" name="name" value=${name} onInput=${(e) => setName(e.target.value)} placeholder="e.g. sales_files" pattern="[a-z0-9_]+" required aria-invalid=${fieldError('/name') ? 'true' : undefined} />
-        <span class="help">Lowercase letters, digits and underscores; tables land in raw_<name>.</span>
+        <span class="help">Lowercase letters, digits and underscores; tables land in ${"raw_<name>"}.</span>
         ${fieldError('/name') ? html`<span class="field-error">${fieldError('/name')}</span>` : null}
       </label>
       <label for="src-desc">Description <input id="src-desc" value=${description} onInput=${(e) => setDescription(e.target.value)} /></label>
