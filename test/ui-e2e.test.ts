@@ -264,7 +264,8 @@ async function endToEnd(adminCtx: BrowserContext, page: Page): Promise<void> {
   // 13. a dropped /ws connection reconnects and says so
   await page.goto(`${base}/`);
   await page.waitForSelector('.live.ok');
-  await page.evaluate(() => import('/ui/live.js').then((m) => m.dropLive()));
+  // the browser's own module (a URL, not a file of this repo)
+  await page.evaluate((url) => import(url).then((m: { dropLive(): void }) => m.dropLive()), '/ui/live.js');
   await page.waitForSelector('.live.down:has-text("reconnecting")');
   await page.waitForSelector('.live.ok');
 
@@ -278,7 +279,7 @@ async function endToEnd(adminCtx: BrowserContext, page: Page): Promise<void> {
   await visit(page, '/query', 'query', '.cm-editor');
   await page.click('main button:text-is("Run")');
   await page.waitForSelector('th:has-text("table name"), .error-box');
-  assert.equal(await page.locator('.error-box').count(), 0, await page.locator('.error-box').first().textContent().catch(() => ''));
+  assert.equal(await page.locator('.error-box').count(), 0, (await page.locator('.error-box').first().textContent().catch(() => '')) ?? '');
   await visit(page, '/settings/secrets', 'secrets', 'h1:has-text("Secrets")');
   await page.setViewportSize({ width: 390, height: 844 });
   await visit(page, '/', 'overview-narrow', 'h2:has-text("Rows loaded per day")');

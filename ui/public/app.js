@@ -75,7 +75,10 @@ function App() {
   const path = location.pathname.replace(/\/+$/, '') || '/';
   const [state, setState] = useState(null);
   useEffect(() => {
-    Promise.all([api('/api/ui/pages'), api('/api/auth/me').then((me) => ({ me }), (e) => ({ error: e }))]).then(
+    // the server puts the page list into the shell; the API is the fallback (a cached or hand-made shell)
+    const embedded = document.getElementById('basin-pages');
+    const pages = embedded ? Promise.resolve(JSON.parse(embedded.textContent)) : api('/api/ui/pages');
+    Promise.all([pages, api('/api/auth/me').then((me) => ({ me }), (e) => ({ error: e }))]).then(
       ([pages, me]) => setState({ pages, me }),
       (error) => setState({ error }),
     );

@@ -5,9 +5,11 @@ import { html, api, Pill, Chart, DataTable, ErrorBox, ago, fmt, useSession, useL
 
 /** loads several API paths at once; a path the role may not read (or a feature not installed) is just absent */
 function useAll(paths, deps = []) {
-  const [state, setState] = useState({ loading: true });
-  const load = () =>
-    Promise.all(Object.entries(paths).map(([k, p]) => (p ? api(p).then((v) => [k, v], (e) => [`${k}Error`, e]) : [k, null]))).then((pairs) => setState(Object.fromEntries(pairs)));
+  const [state, setState] = useState({});
+  // each part shows as soon as its answer arrives: a slow health check does not hold back the rest
+  const load = () => {
+    for (const [k, p] of Object.entries(paths)) if (p) api(p).then((v) => setState((s) => ({ ...s, [k]: v, [`${k}Error`]: null })), (e) => setState((s) => ({ ...s, [`${k}Error`]: e })));
+  };
   useEffect(() => void load(), deps);
   return [state, load];
 }
@@ -40,13 +42,13 @@ export default function Overview() {
     monitoring: can('governance.view') ? '/api/monitoring' : null,
   });
   useLiveEvent(['sync_completed', 'sync_failed', 'tx_run_completed', 'schema_drift_detected'], () => reload());
-  if (d.loading) return html`<h1>Overview</h1><p class="muted" aria-busy="true">Loading…</p>`;
   const h = d.health;
   const items = attentionItems(d);
   const days = d.daily?.days ?? [];
   const totalRows = (d.sources ?? []).reduce((n, s) => n + (s.row_count ?? 0), 0);
   return html`<h1>Overview</h1>
     <${ErrorBox} error=${d.healthError} />
+    ${!h && !d.healthError ? html`<p class="muted" aria-busy="true">Checking platform health…</p>` : null}
     ${h ? html`<div class="cards">
       <div class="card"><div class="label">Platform</div><div class="value"><${Pill} value=${h.status} /></div><div class="muted"><a href="/health">Health details</a></div></div>
       <div class="card"><div class="label">Warehouse</div><div class="value">${fmt(h.database.size_mb)} MB</div><div class="muted">${h.database.tables} tables · ${h.database.raw_tables} raw · ${h.database.staging_tables} staging · ${h.database.marts_tables} marts</div></div>
@@ -61,7 +63,7 @@ export default function Overview() {
       <${Chart} title="rows loaded per day" bars=${true} height=${180} x=${days.map((r) => Date.parse(`${r.day}T00:00:00Z`) / 1000)} series=${[{ label: 'rows', values: days.map((r) => r.rows) }]} />` : null}
     <div class="grid2">
       <div><h2>Source freshness</h2>
-        <${DataTable} rows=${d.sources ?? []} empty="No sources yet." columns=${[
+        <${DataTable} rows=${d.sources ?? []} empty=${d.sources ? 'No sources yet.' : 'Loading…'} columns=${[
           { key: 'name', label: 'source', render: (s) => html`<a href=${`/sources?name=${encodeURIComponent(s.name)}`}>${s.name}</a>` },
           { key: 'status', label: 'status', render: (s) => html`<${Pill} value=${s.enabled ? s.status : 'disabled'} />` },
           { key: 'fresh', label: 'last loaded', render: (s) => ago(s.freshness?.last_update) },
@@ -70,7 +72,7 @@ export default function Overview() {
         ${d.recent ? html`<${DataTable} rows=${d.recent.items} empty="No syncs yet." columns=${[
           { key: 'source', label: 'source', render: (r) => html`<a href=${`/sources?name=${encodeURIComponent(r.source)}&tab=history`}>${r.source}</a>` },
           { key: 'status', label: 'status', render: (r) => html`<${Pill} value=${r.status} />` }, { key: 'rows', label: 'rows', render: (r) => fmt(r.rows) }, { key: 'started_at', label: 'when', render: (r) => ago(r.started_at) },
-        ]} />` : html`<p class="muted">Your role cannot see syncs.</p>`}</div>
+        ]} />` : html`<p class="muted">${can('source.view') ? 'Loading…' : 'Your role cannot see syncs.'}</p>`}</div>
     </div>
     ${d.runs ? html`<h2>Recent dbt runs</h2><${DataTable} rows=${(d.runs.items ?? []).slice(0, 5)} empty="No dbt runs yet." columns=${[
       { key: 'status', label: 'status', render: (r) => html`<${Pill} value=${r.status} />` }, 'command', 'trigger',
