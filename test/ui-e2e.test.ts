@@ -292,3 +292,21 @@ async function endToEnd(adminCtx: BrowserContext, page: Page): Promise<void> {
   assert.deepEqual(pageErrors, [], 'no script errors in any page');
   assert.deepEqual(axeFindings, [], 'no serious or critical accessibility violations');
 }
+
+test('the login page says how long a locked-out address must wait, and counts it down', { timeout: 120_000 }, async () => {
+  const { ctx, page } = await newContext();
+  await page.goto(`${base}/login`);
+  // a pair of address and e-mail that no other step uses: only it is locked
+  for (let i = 0; i < 6; i++) {
+    await page.fill('input[name=email]', 'nobody@example.com');
+    await page.fill('input[name=password]', `wrong password ${i}`);
+    await page.click('button:has-text("Sign in")');
+    await page.waitForSelector('.error-box');
+    if (await page.locator('text=/You can try again in \\d+ s/').count()) break;
+    await page.waitForFunction(() => !(document.querySelector('form button') as HTMLButtonElement).disabled);
+  }
+  await page.waitForSelector('text=/You can try again in \\d+ s/');
+  assert.match((await page.locator('.error-box').textContent()) ?? '', /Too many failed logins/);
+  assert.ok(await page.locator('button:has-text("Sign in")').isDisabled(), 'the button waits too');
+  await ctx.close();
+});

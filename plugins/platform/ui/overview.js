@@ -17,7 +17,7 @@ function useAll(paths, deps = []) {
 function attentionItems(d) {
   const out = [];
   for (const f of d.health?.sync_failures ?? []) out.push({ kind: 'failed', text: `Last sync of ${f.source} failed: ${f.error ?? ''}`, href: `/sources?name=${encodeURIComponent(f.source)}&tab=history` });
-  for (const f of d.health?.tx_failures ?? []) out.push({ kind: 'failed', text: `dbt: ${f.model ?? f.name ?? ''} failed ${f.error ? `: ${f.error}` : ''}`, href: '/models' });
+  for (const f of d.health?.tx_failures ?? []) out.push({ kind: 'failed', text: `dbt: ${f.model ?? f.name ?? 'a model'} failed${f.error ? `: ${f.error}` : ''}`, href: '/models' });
   for (const a of d.attention ?? []) {
     if (a.schema_drift?.flagged) out.push({ kind: 'attention', text: `Schema drift in ${a.source}: ${a.schema_drift.pending_changes} change(s) wait for a decision`, href: `/sources?name=${encodeURIComponent(a.source)}&tab=schema` });
     if (a.pii?.columns) out.push({ kind: 'warning', text: `PII in ${a.source}: ${a.pii.columns} column(s) (${(a.pii.entity_types ?? []).join(', ')})`, href: `/sources?name=${encodeURIComponent(a.source)}&tab=pii` });
@@ -57,7 +57,7 @@ export default function Overview() {
     </div>` : null}
     <h2>Needs attention</h2>
     ${items.length
-      ? html`<ul class="attention">${items.map((i) => html`<li><${Pill} value=${i.kind} /> <a href=${i.href}>${i.text}</a></li>`)}</ul>`
+      ? html`<ul class="attention">${items.map((i) => html`<li><${Pill} value=${i.kind} /> <a href=${i.href} title=${i.text}>${i.text.length > 180 ? `${i.text.slice(0, 180)}…` : i.text}</a></li>`)}</ul>`
       : html`<p class="muted">Nothing needs attention.</p>`}
     ${d.daily ? html`<h2>Rows loaded per day (30 days)</h2>
       <${Chart} title="rows loaded per day" bars=${true} height=${180} x=${days.map((r) => Date.parse(`${r.day}T00:00:00Z`) / 1000)} series=${[{ label: 'rows', values: days.map((r) => r.rows) }]} />` : null}
