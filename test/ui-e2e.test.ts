@@ -164,12 +164,15 @@ async function endToEnd(adminCtx: BrowserContext, page: Page): Promise<void> {
   await page.waitForSelector('.model-status[data-model=stg_sales__sales] .pill.success');
   await visit(page, '/models', 'models', '.model-status[data-model=mart_sales]');
 
-  // 6. the lineage graph of the mart, followed to its source
+  // 6. the lineage graph of the mart, followed to its source (after any dbt run the syncs queued: the catalog reads the warehouse)
+  await waitForIdleTx(page);
+  await page.goto(`${base}/catalog?model=mart_sales&tab=lineage&focus=3`);
+  await page.waitForSelector('.graph g.node[data-name=mart_sales]', { timeout: 60_000 });
   await visit(page, '/catalog?model=mart_sales&tab=lineage&focus=3', 'catalog-lineage', '.graph g.node[data-name=mart_sales]');
   assert.ok(await page.locator('.graph g.node[data-name="sales.sales"]').count(), 'the raw table is upstream of the mart');
   await page.click('.graph g.node[data-name=stg_sales__sales]');
   await page.waitForURL(/model=stg_sales__sales/);
-  await page.waitForSelector('.card h2:has-text("stg_sales__sales")');
+  await page.waitForSelector('.card h2:has-text("stg_sales__sales")', { timeout: 60_000 });
   await page.waitForSelector('.graph g.node[data-name=stg_sales__sales] rect[stroke="#111"]');
   await page.click('.graph g.node[data-name="sales.sales"]');
   await page.waitForURL(/model=sales\.sales/);

@@ -1,7 +1,7 @@
 import { render, h } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { html, Session, ErrorBox } from './components.js';
-import { api } from './api.js';
+import { api, ApiError } from './api.js';
 import { startLive, onLiveState } from './live.js';
 
 /**
@@ -24,11 +24,26 @@ function match(pattern, path) {
   return params;
 }
 
+/** page modules by URL, imported once (the current page's import starts before the user is known) */
+const modules = new Map();
+const loadModule = (url) => (modules.has(url) ? modules.get(url) : modules.set(url, import(url)).get(url));
+
+/** the answer of GET /api/auth/me, from the request the HTML shell started early when there is one */
+async function whoAmI() {
+  const early = window.basinMe;
+  window.basinMe = null;
+  if (!early) return api('/api/auth/me');
+  const res = await early;
+  const body = await res.json().catch(() => null);
+  if (!res.ok) throw new ApiError(res.status, body);
+  return body;
+}
+
 function PageModule({ page, params }) {
   const [Comp, setComp] = useState(null);
   const [error, setError] = useState(null);
   useEffect(() => {
-    import(page.module).then((m) => setComp(() => m.default), (e) => setError(String(e)));
+    loadModule(page.module).then((m) => setComp(() => m.default), (e) => setError(String(e)));
   }, [page.module]);
   if (error) return html`<${ErrorBox} error=${`This page failed to load: ${error}`} hint="Reload the page; if it persists, the server log says more." />`;
   return Comp ? h(Comp, { params }) : html`<p class="muted" aria-busy="true">Loading…</p>`;
@@ -78,7 +93,13 @@ function App() {
     // the server puts the page list into the shell; the API is the fallback (a cached or hand-made shell)
     const embedded = document.getElementById('basin-pages');
     const pages = embedded ? Promise.resolve(JSON.parse(embedded.textContent)) : api('/api/ui/pages');
-    Promise.all([pages, api('/api/auth/me').then((me) => ({ me }), (e) => ({ error: e }))]).then(
+    const path = location.pathname.replace(/\/+$/, '') || '/';
+    // start the page's module (and its imports) now, alongside the question of who is signed in
+    pages.then((list) => {
+      const p = list.find((x) => x.module && match(x.path, path));
+      if (p) loadModule(p.module).catch(() => {});
+    }, () => {});
+    Promise.all([pages, whoAmI().then((me) => ({ me }), (e) => ({ error: e }))]).then(
       ([pages, me]) => setState({ pages, me }),
       (error) => setState({ error }),
     );

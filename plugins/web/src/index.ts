@@ -40,12 +40,20 @@ export default definePlugin({
         // a page is always routable (its API refuses what the role may not do); the nav lists only what the role may use
         nav: p.nav !== false && (!p.permission || !perms || perms.has(p.permission)),
       }));
+    /** a page module and the other modules of its folder (its imports), so the browser fetches them at once */
+    const preloads = (module: string): string[] => {
+      const m = /^\/ui\/ext\/(\d+)\//.exec(module);
+      const page = m ? ctx.resolve(coreServices.pages)[Number(m[1])] : undefined;
+      if (!m || !page?.file) return [module];
+      const siblings = fs.readdirSync(path.dirname(page.file)).filter((f) => f.endsWith('.js') && f !== path.basename(page.file!));
+      return [module, ...siblings.map((f) => `/ui/ext/${m[1]}/${f}`)];
+    };
     // the shell carries the page list and preloads the page's own module: one round trip less before the page renders
     const sendShell = async (req: BasinRequest, reply: Reply) => {
       const pages = pagesFor(req.principal?.permissions);
       const here = (req.url.split('?')[0] ?? '/').replace(/\/+$/, '') || '/';
       const match = pages.find((p) => p.module && new RegExp(`^${p.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[^/]+/g, '[^/]+')}$`).test(here));
-      const boot = `<script type="application/json" id="basin-pages">${JSON.stringify(pages).replace(/</g, '\\u003c')}</script>${match?.module ? `\n  <link rel="modulepreload" href="${match.module}">` : ''}`;
+      const boot = `<script type="application/json" id="basin-pages">${JSON.stringify(pages).replace(/</g, '\\u003c')}</script>${match?.module ? preloads(match.module).map((u) => `\n  <link rel="modulepreload" href="${u}">`).join('') : ''}`;
       return reply.headers(headers).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(shell.replace('<!--basin:boot-->', boot));
     };
     /** static files: revalidated by ETag (size and mtime), so a navigation costs a 304 instead of the file */
