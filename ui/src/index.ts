@@ -16,11 +16,16 @@ function pkgDir(name: string): string {
   return dir;
 }
 
+/** Where the build puts the bundled kept libraries (scripts/build-vendor.mjs; `npm run build -w @basin/ui`). */
+export const vendorBuildDir = path.resolve(here, '..', 'dist', 'vendor');
+
 /** Where the UI's static files live, and the vendor modules the import map points at (no CDN). */
 export function uiAssets(): { publicDir: string; vendor: Record<string, string> } {
+  const bundled = Object.fromEntries(['charts.js', 'graph.js', 'qr.js', 'editor.js', 'uplot.css'].map((f) => [f, path.join(vendorBuildDir, f)]));
   return {
     publicDir: path.resolve(here, '..', 'public'),
     vendor: {
+      ...bundled,
       'preact.module.js': path.join(pkgDir('preact'), 'dist', 'preact.module.js'),
       'hooks.module.js': path.join(pkgDir('preact'), 'hooks', 'dist', 'hooks.module.js'),
       'htm.module.js': path.join(pkgDir('htm'), 'dist', 'htm.module.js'),
@@ -28,7 +33,7 @@ export function uiAssets(): { publicDir: string; vendor: Record<string, string> 
   };
 }
 
-/** The HTML page routes of SPEC "HTML page routes"; every one serves the app shell. */
+/** The HTML page routes of SPEC "HTML page routes"; every one serves the app shell (its page comes from the plugin that owns the feature). */
 export const PAGE_ROUTES = [
   '/',
   '/sources',
@@ -44,4 +49,5 @@ export const PAGE_ROUTES = [
   '/settings/users',
   '/settings/account',
   '/settings/secrets',
+  '/query',
 ] as const;

@@ -42,6 +42,16 @@ export class BasinConfig {
     return f.value as T;
   }
 
+  /**
+   * Swaps in a new value for a file the owning plugin has just validated and written (atomically), so
+   * readers see the edit without a restart (the sources API adding, enabling or removing a source).
+   */
+  replaceFile(id: string, value: unknown, resolvedPath: string): void {
+    const f = this.files.get(id);
+    if (!f) throw new Error(`config file "${id}" is not declared by any plugin`);
+    this.files.set(id, { ...f, value, resolvedPath });
+  }
+
   /** which file was actually read for a spec (an alias such as metrics.yml, or null when absent) */
   resolvedPath(id: string): string | null {
     return this.files.get(id)?.resolvedPath ?? null;

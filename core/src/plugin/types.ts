@@ -21,6 +21,12 @@ export interface UiPage {
   /** permission needed to see the nav entry */
   permission?: string;
   nav?: boolean;
+  /** the navigation group it is listed under (Data, Operate, Settings...); default Extensions */
+  section?: string;
+  /** position within its section (lower first) */
+  order?: number;
+  /** 'bare' pages (login, setup, invite) render without the navigation */
+  layout?: 'app' | 'bare';
 }
 
 export type HealthContributor = () => Promise<Record<string, unknown>> | Record<string, unknown>;

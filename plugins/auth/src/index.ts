@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { coreServices, createServiceRef, definePlugin } from '@basin/core';
 import { BasinAuthenticator } from './authenticator.js';
@@ -15,6 +16,9 @@ import { registerTwoFactorRoutes } from './routes/two-factor-routes.js';
 import { authRef } from './contract.js';
 import { AuthService } from './service.js';
 
+/** a page module of this plugin (served by the web plugin with its folder, ctx.page) */
+const uiFile = (name: string): string => fileURLToPath(new URL(`../ui/${name}`, import.meta.url));
+
 export { AuthSection, CLOUD_SESSION_DEFAULTS } from './config.js';
 export { AuthService } from './service.js';
 export { BasinAuthenticator, SESSION_COOKIE } from './authenticator.js';
@@ -30,6 +34,11 @@ export default definePlugin({
   configSections: [{ section: 'auth', schema: AuthSection }],
   commands: registerAuthCommands,
   register(ctx) {
+    ctx.page({ path: '/login', title: 'Sign in', nav: false, layout: 'bare', file: uiFile('login.js') });
+    ctx.page({ path: '/setup', title: 'Set up', nav: false, layout: 'bare', file: uiFile('setup.js') });
+    ctx.page({ path: '/invite/:token', title: 'Invite', nav: false, layout: 'bare', file: uiFile('invite.js') });
+    ctx.page({ path: '/settings/account', title: 'Account', section: 'Settings', order: 10, file: uiFile('account.js') });
+    ctx.page({ path: '/settings/users', title: 'Users', permission: 'users.manage', section: 'Settings', order: 20, file: uiFile('users.js') });
     const db = openAuthDb(ctx.config.resolve('.basin', 'auth.db'));
     const auth = new AuthService(db, ctx.config, ctx.clock, ctx.events);
     const authn = new BasinAuthenticator(auth, ctx.resolve(coreServices.permissions));

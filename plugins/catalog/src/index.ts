@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { coreServices, definePlugin } from '@basin/core';
 import { governanceRef } from '@basin/plugin-governance/contract';
 import type { SyncCompleted } from '@basin/plugin-sync/contract';
@@ -6,6 +7,9 @@ import { registerCatalogRoutes } from './routes.js';
 import { catalogRef } from './contract.js';
 import { Catalog } from './service.js';
 import { CatalogStore } from './store.js';
+
+/** a page module of this plugin (served by the web plugin with its folder, ctx.page) */
+const uiFile = (name: string): string => fileURLToPath(new URL(`../ui/${name}`, import.meta.url));
 
 export * from './service.js';
 export * from './contract.js';
@@ -18,6 +22,7 @@ export default definePlugin({
   name: 'catalog',
   optionalDependsOn: ['governance', 'transform'],
   register(ctx) {
+    ctx.page({ path: '/catalog', title: 'Catalog', permission: 'governance.view', section: 'Data', order: 40, file: uiFile('catalog.js') });
     const targetDir = ctx.config.resolve(ctx.config.platform.tx_project_dir, 'target');
     const catalog = new Catalog(
       ctx.resolve(coreServices.warehouse),

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { coreServices, createServiceRef, definePlugin, type PluginContext } from '@basin/core';
 import { registerNotebookCommands } from './cli.js';
@@ -8,6 +9,9 @@ import { registerNotebookRoutes } from './routes.js';
 import { NotebookServers } from './servers.js';
 import { NotebookService } from './service.js';
 import { marimoVenv } from './venv.js';
+
+/** a page module of this plugin (served by the web plugin with its folder, ctx.page) */
+const uiFile = (name: string): string => fileURLToPath(new URL(`../ui/${name}`, import.meta.url));
 
 export { NotebookService, type NotebookRecord } from './service.js';
 export { marimoVenv, NOTEBOOK_REQUIREMENTS } from './venv.js';
@@ -25,6 +29,7 @@ export default definePlugin({
   configSections: [{ section: 'notebooks', schema: NotebooksSection }],
   commands: registerNotebookCommands,
   async register(ctx: PluginContext) {
+    ctx.page({ path: '/notebooks', title: 'Notebooks', permission: 'notebooks.view', section: 'Operate', order: 20, file: uiFile('notebooks.js') });
     const { config } = ctx;
     const section = (): NotebooksSection => ({ enabled: true, lock_minutes: 10, max_servers: 3, start_timeout_seconds: 90, ...(config.section<Partial<NotebooksSection>>('notebooks') ?? {}) });
     if (!section().enabled) {

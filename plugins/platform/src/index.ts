@@ -1,8 +1,12 @@
+import { fileURLToPath } from 'node:url';
 import fs from 'node:fs';
 import { BASIN_VERSION, coreServices, definePlugin, errors } from '@basin/core';
 import { Type } from '@sinclair/typebox';
 import { biFileSpec, cloudFileSpec } from './config.js';
 import { platformHealth } from './health.js';
+
+/** a page module of this plugin (served by the web plugin with its folder, ctx.page) */
+const uiFile = (name: string): string => fileURLToPath(new URL(`../ui/${name}`, import.meta.url));
 
 export * from './config.js';
 export * from './health.js';
@@ -12,6 +16,10 @@ export default definePlugin({
   name: 'platform',
   configFiles: [cloudFileSpec, biFileSpec],
   register(ctx) {
+    ctx.page({ path: '/', title: 'Overview', section: 'Data', order: 10, file: uiFile('overview.js') });
+    ctx.page({ path: '/health', title: 'Health', section: 'Operate', order: 30, file: uiFile('health.js') });
+    // the secrets API (config.manage) comes from the secrets feature; the page says how to enable it when absent
+    ctx.page({ path: '/settings/secrets', title: 'Secrets', permission: 'config.manage', section: 'Settings', order: 30, file: uiFile('secrets.js') });
     const app = () => ctx.resolve(coreServices.app);
     const baseUrl = (req: { protocol: string; host: string }) => `${req.protocol}://${req.host}`;
 

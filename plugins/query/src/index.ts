@@ -1,8 +1,12 @@
+import { fileURLToPath } from 'node:url';
 import { coreServices, definePlugin } from '@basin/core';
 import { Type } from '@sinclair/typebox';
 import { ApiSection } from './config.js';
 import { executeQuery, MAX_SQL_BYTES } from './executor.js';
 import { ServingReader } from './serving-reader.js';
+
+/** a page module of this plugin (served by the web plugin with its folder, ctx.page) */
+const uiFile = (name: string): string => fileURLToPath(new URL(`../ui/${name}`, import.meta.url));
 
 export { ApiSection } from './config.js';
 export { guardSelect, ALLOWED_TABLE_FUNCTIONS } from './sql-guard.js';
@@ -14,6 +18,7 @@ export default definePlugin({
   name: 'query',
   configSections: [{ section: 'api', schema: ApiSection }],
   register(ctx) {
+    ctx.page({ path: '/query', title: 'SQL', permission: 'query.execute', section: 'Data', order: 50, file: uiFile('query.js') });
     const reader = new ServingReader(ctx.resolve(coreServices.warehouse), ctx.log);
     ctx.onStop(() => reader.close());
     const limits = () => {

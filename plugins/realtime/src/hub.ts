@@ -4,6 +4,7 @@ import type { AnyEventEnvelope, Logger, Principal } from '@basin/core';
 /** SPEC "WebSocket events" and the permission a client needs to receive each. */
 export const WS_EVENT_PERMISSIONS: Readonly<Record<string, string>> = {
   sync_started: 'source.view',
+  sync_progress: 'source.view',
   sync_completed: 'source.view',
   sync_failed: 'source.view',
   csv_uploaded: 'source.view',

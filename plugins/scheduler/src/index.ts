@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { coreServices, definePlugin } from '@basin/core';
 import { governanceRef } from '@basin/plugin-governance/contract';
 import { sourceStatusPoint } from '@basin/plugin-sources/contract';
@@ -9,6 +10,9 @@ import { registerScheduleRoutes } from './routes.js';
 import { Scheduler } from './scheduler.js';
 import { JobStore } from './store.js';
 import { SCHEDULER_EVENTS } from './events.js';
+
+/** a page module of this plugin (served by the web plugin with its folder, ctx.page) */
+const uiFile = (name: string): string => fileURLToPath(new URL(`../ui/${name}`, import.meta.url));
 
 export * from './config.js';
 export * from './cron.js';
@@ -23,6 +27,7 @@ export default definePlugin({
   optionalDependsOn: ['sources', 'sync', 'transform', 'governance'],
   configFiles: [schedulesFileSpec],
   register(ctx) {
+    ctx.page({ path: '/schedules', title: 'Schedules', permission: 'scheduler.view', section: 'Operate', order: 10, file: uiFile('schedules.js') });
     const store = new JobStore(ctx.resolve(coreServices.stateDb));
     const scheduler = new Scheduler({
       projectDir: ctx.config.projectDir,

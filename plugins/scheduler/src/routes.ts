@@ -1,6 +1,10 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { Type } from '@sinclair/typebox';
-import { errors, type PluginContext } from '@basin/core';
+import { isMap, isSeq, parseDocument } from 'yaml';
+import { errors, writeFileAtomic, type PluginContext } from '@basin/core';
 import { configuredSources, sourcesConfigRef } from '@basin/plugin-sources/contract';
+import { schedulesFileSpec } from './config.js';
 import type { Scheduler } from './scheduler.js';
 import type { JobStore } from './store.js';
 
@@ -47,6 +51,30 @@ export function registerScheduleRoutes(ctx: PluginContext, scheduler: Scheduler,
     const job = scheduler.trigger(req.params.name);
     reply.code(202);
     return job;
+  });
+
+  // enable or disable from the UI: the one line in schedules.yml changes (comments kept), then the same
+  // validated reload as POST /api/schedules/reload; a file that would not validate is put back
+  ctx.routes.patch('/api/schedules/:name', { permission: 'scheduler.manage', schema: { summary: 'Enable or disable a schedule (edits schedules.yml and reloads it)', params: NameParam, body: Type.Object({ enabled: Type.Boolean() }) } }, async (req) => {
+    must(req.params.name);
+    const rel = [schedulesFileSpec.path, ...(schedulesFileSpec.aliases ?? [])].find((p) => fs.existsSync(ctx.config.resolve(p)));
+    if (!rel) throw errors.notFound(`${path.basename(schedulesFileSpec.path)}`);
+    const file = ctx.config.resolve(rel);
+    const before = fs.readFileSync(file, 'utf8');
+    const doc = parseDocument(before);
+    const list = doc.get('schedules');
+    const item = isSeq(list) ? list.items.find((it) => isMap(it) && it.get('name') === req.params.name) : undefined;
+    if (!isMap(item)) throw errors.notFound(`Schedule "${req.params.name}" in ${rel}`);
+    if (req.body.enabled) item.delete('enabled');
+    else item.set('enabled', false);
+    writeFileAtomic(file, doc.toString());
+    try {
+      scheduler.reload();
+    } catch (e) {
+      writeFileAtomic(file, before);
+      throw e;
+    }
+    return must(req.params.name);
   });
 
   ctx.routes.post('/api/schedules/reload', { permission: 'scheduler.manage', schema: { summary: 'Re-read schedules.yml (validated first; on error the running schedules stay)' } }, async () =>

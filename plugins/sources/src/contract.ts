@@ -8,7 +8,7 @@ export type { SourceEntry, SourcesFile } from './config.js';
 
 /** for CLI commands that run before a project boots (`basin source add`) */
 export { addProjectSources, loadSourceRegistry } from './registry.js';
-export { SOURCE_NAME } from './config.js';
+export { SOURCE_NAME, sourcesFileSpec } from './config.js';
 /** the add wizard's schema walk, shared by `basin source add` and the UI's add form */
 export { parseAnswer, sourceTypeGroups, suggestedEnvName, wizardFields, type FieldKind, type WizardField } from './wizard/fields.js';
 export type { SourcesConfig, RegisteredSource } from './source-config.js';

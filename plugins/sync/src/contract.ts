@@ -31,6 +31,15 @@ export interface SyncCompleted extends SyncStarted {
   /** CSV rows set aside into `<table>__rejects` (only with malformed_rows: quarantine) */
   rejected_rows?: number;
 }
+/** a running sync's rows so far (all resources) and of the resource that just loaded a batch */
+export interface SyncProgressEvent {
+  source: string;
+  sync_id: string;
+  resource: string;
+  resource_rows: number;
+  rows: number;
+  rows_per_second: number;
+}
 export interface SyncFailed extends SyncStarted {
   error: string;
 }
@@ -40,6 +49,7 @@ declare module '@basin/core' {
     sync_started: SyncStarted;
     sync_completed: SyncCompleted;
     sync_failed: SyncFailed;
+    sync_progress: SyncProgressEvent;
     csv_uploaded: { source: string; file: string };
     freshness_update: { source: string };
   }

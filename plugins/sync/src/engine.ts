@@ -30,6 +30,9 @@ export interface EngineDeps {
 const iso = (d: Date) => d.toISOString();
 
 /** Runs syncs as jobs: one per source, at most `platform.workers` at once, cancellable, recorded in state.db. */
+/** how often a running sync reports progress on the event bus */
+const PROGRESS_INTERVAL_MS = 250;
+
 export class SyncEngineImpl implements SyncEngine {
   private readonly jobs = new Map<string, Job>();
   private readonly bySource = new Map<string, string>();
@@ -163,6 +166,7 @@ export class SyncEngineImpl implements SyncEngine {
     const secrets = new Set<string>();
     const log = this.sourceLog(record.source, record.id, secrets);
     const startedMs = Date.now();
+    let lastProgressMs = 0;
     const payloadSchedule = record.schedule ? { schedule: record.schedule } : {};
     void events.emit('sync_started', { source: record.source, sync_id: record.id, trigger: record.trigger, ...payloadSchedule });
     log.info(`sync started (trigger ${record.trigger}${fullRefresh ? ', full refresh' : ''})`);
@@ -192,6 +196,13 @@ export class SyncEngineImpl implements SyncEngine {
         progress: (resource, rows, totalRows) => {
           record.rows = totalRows;
           opts.onProgress?.({ resource, rows, totalRows });
+          // live progress for /ws clients (the UI's progress bar), at most a few events a second per sync
+          const nowMs = Date.now();
+          if (nowMs - lastProgressMs >= PROGRESS_INTERVAL_MS) {
+            lastProgressMs = nowMs;
+            const seconds = Math.max((nowMs - startedMs) / 1000, 0.001);
+            void events.emit('sync_progress', { source: record.source, sync_id: record.id, resource, resource_rows: rows, rows: totalRows, rows_per_second: Math.round(totalRows / seconds) });
+          }
         },
       });
       const states = new Map<string, Record<string, unknown>>();

@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import multipart from '@fastify/multipart';
 import { coreServices, definePlugin, removeServerInfo, writeServerInfo, type PluginContext } from '@basin/core';
 import { Type } from '@sinclair/typebox';
@@ -8,6 +9,7 @@ import { syncEngineRef, syncHistoryRef, syncLoadHooksPoint } from './contract.js
 import { SyncEngineImpl } from './engine.js';
 import { registerFileRoutes, type UploadsSection } from './routes/files.js';
 import { registerLogRoutes } from './routes/logs.js';
+import { registerSourceAdminRoutes } from './routes/source-admin.js';
 import { registerSyncRoutes } from './routes/sync.js';
 import { syncState } from './sync-state.js';
 import { SyncStore } from './store.js';
@@ -18,6 +20,9 @@ export * from './contract.js';
 export { SyncEngineImpl } from './engine.js';
 export { SyncStore } from './store.js';
 export { LoadSession } from './loader.js';
+
+/** a page module of this plugin (served by the web plugin with its folder) */
+const uiFile = (name: string): string => fileURLToPath(new URL(`../ui/${name}`, import.meta.url));
 
 /** project.yml `uploads:` (beyond SPEC, which leaves the upload size open) */
 export const UploadsSchema = Type.Object({ max_file_mb: Type.Integer({ minimum: 1, maximum: 102400, default: 500 }) }, { additionalProperties: false, default: {} });
@@ -61,7 +66,7 @@ export default definePlugin({
     ctx.provide(syncEngineRef, engine);
     ctx.provide(syncHistoryRef, store);
     ctx.provideExtensionPoint(syncLoadHooksPoint, engine);
-    ctx.events.declare('sync_started', 'sync_completed', 'sync_failed', 'csv_uploaded', 'freshness_update');
+    ctx.events.declare('sync_started', 'sync_progress', 'sync_completed', 'sync_failed', 'csv_uploaded', 'freshness_update');
 
     const maxBytes = (ctx.config.section<UploadsSection>('uploads')?.max_file_mb ?? 500) * 1024 * 1024;
     await ctx.http.register(multipart, { limits: { fileSize: maxBytes, files: 1, fields: 10 } });
@@ -72,6 +77,7 @@ export default definePlugin({
       syncHistory: (name, limit) => store.history(name, limit),
     });
     registerSyncRoutes(ctx, engine, sources);
+    registerSourceAdminRoutes(ctx, { registry, engine, sources });
     registerFileRoutes(ctx, { sources, store, engine, maxBytes });
     registerLogRoutes(ctx, { sources, store, watcher });
 
@@ -83,7 +89,8 @@ export default definePlugin({
         enabled_sources: all.filter((s) => s.enabled !== false).length,
       };
     });
-    ctx.page({ path: '/sources', title: 'Sources', permission: 'source.view' });
+    ctx.page({ path: '/sources', title: 'Sources', permission: 'source.view', section: 'Data', order: 20, file: uiFile('sources.js') });
+    ctx.page({ path: '/logs', title: 'Logs', permission: 'source.view', section: 'Operate', order: 40, file: uiFile('logs.js') });
 
     // the CLI talks to a running server instead of opening the warehouse it holds
     ctx.http.addHook('onListen', async () => {

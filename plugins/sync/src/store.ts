@@ -102,6 +102,22 @@ export class SyncStore {
     return { items, total };
   }
 
+  /** syncs of every source, newest first (the overview's recent activity) */
+  recent(limit: number): SyncRecord[] {
+    return (this.db.prepare('SELECT * FROM sync_history ORDER BY started_at DESC, rowid DESC LIMIT ?').all(limit) as HistoryRow[]).map(toRecord);
+  }
+
+  /** rows loaded and syncs per UTC day since `since` (YYYY-MM-DD), oldest first; days without syncs are absent */
+  perDay(since: string): Array<{ day: string; rows: number; syncs: number; failed: number }> {
+    return this.db
+      .prepare(
+        `SELECT substr(started_at, 1, 10) AS day, sum(CASE WHEN status = 'succeeded' THEN rows ELSE 0 END) AS rows, count(*) AS syncs,
+                sum(CASE WHEN status = 'failed' THEN 1 ELSE 0 END) AS failed
+           FROM sync_history WHERE started_at >= ? GROUP BY day ORDER BY day`,
+      )
+      .all(since) as Array<{ day: string; rows: number; syncs: number; failed: number }>;
+  }
+
   /** the newest finished sync that tells the source's status (a cancelled run does not change it) */
   lastDecisive(source: string): SyncRecord | undefined {
     const r = this.db
@@ -187,14 +203,17 @@ export class SyncStore {
     this.db.prepare('INSERT INTO sync_logs (sync_id, source, at, level, message) VALUES (?,?,?,?,?)').run(syncId, source, at, level, message);
   }
 
-  logs(source: string | null, limit: number, offset: number): { items: LogLine[]; total: number } {
-    if (source) {
-      const items = this.db.prepare('SELECT * FROM sync_logs WHERE source = ? ORDER BY id DESC LIMIT ? OFFSET ?').all(source, limit, offset) as LogLine[];
-      const total = (this.db.prepare('SELECT count(*) AS n FROM sync_logs WHERE source = ?').get(source) as { n: number }).n;
-      return { items, total };
-    }
-    const items = this.db.prepare('SELECT * FROM sync_logs ORDER BY id DESC LIMIT ? OFFSET ?').all(limit, offset) as LogLine[];
-    const total = (this.db.prepare('SELECT count(*) AS n FROM sync_logs').get() as { n: number }).n;
+  logs(source: string | null, limit: number, offset: number, filter: { level?: string; since?: string; until?: string } = {}): { items: LogLine[]; total: number } {
+    const where: string[] = [];
+    const args: unknown[] = [];
+    if (source) where.push('source = ?'), args.push(source);
+    if (filter.level) where.push('level = ?'), args.push(filter.level);
+    if (filter.since) where.push('at >= ?'), args.push(filter.since);
+    if (filter.until) where.push('at <= ?'), args.push(filter.until);
+    const w = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const items = this.db.prepare(`SELECT * FROM sync_logs ${w} ORDER BY id DESC LIMIT ? OFFSET ?`).all(...args, limit, offset) as LogLine[];
+    const total = (this.db.prepare(`SELECT count(*) AS n FROM sync_logs ${w}`).get(...args) as { n: number }).n;
     return { items, total };
   }
+
 }

@@ -22,7 +22,9 @@ describe('sync engine: loading records', () => {
     const r = await rows(t.app, 'SELECT count(*)::INT AS n, count(DISTINCT _basin_sync_id)::INT AS s, min(_basin_sync_id) AS id, min(_basin_loaded_at)::VARCHAR AS at, count(_basin_source_file)::INT AS f FROM raw_shop.items');
     assert.deepEqual(r[0], { n: 12, s: 1, id: rec.id, at: '2026-03-01 12:00:00', f: 0 });
     await t.app.events.idle();
-    assert.deepEqual(events.filter((e) => e.startsWith('sync_') || e === 'freshness_update'), ['sync_started', 'sync_completed', 'freshness_update']);
+    // sync_progress (live progress for /ws) comes between start and completion
+    assert.deepEqual(events.filter((e) => (e.startsWith('sync_') && e !== 'sync_progress') || e === 'freshness_update'), ['sync_started', 'sync_completed', 'freshness_update']);
+    assert.ok(events.indexOf('sync_progress') > events.indexOf('sync_started') && events.indexOf('sync_progress') < events.indexOf('sync_completed'), events.join());
     const hist = t.engine.get(rec.id)!;
     assert.equal(hist.status, 'succeeded');
     assert.equal(hist.trigger, 'cli');

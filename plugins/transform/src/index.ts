@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { coreServices, definePlugin, type PluginContext } from '@basin/core';
 import { governanceRef } from '@basin/plugin-governance/contract';
@@ -14,6 +15,9 @@ import { DbtRunner } from './runner.js';
 import { generateStaging, stagingNotes } from './staging.js';
 import { StagingStore } from './staging-store.js';
 import { dbtExecutable, dbtVersion, ensureVenv, locateVenv, venvReady } from './venv.js';
+
+/** a page module of this plugin (served by the web plugin with its folder, ctx.page) */
+const uiFile = (name: string): string => fileURLToPath(new URL(`../ui/${name}`, import.meta.url));
 
 export * from './types.js';
 export * from './contract.js';
@@ -35,6 +39,7 @@ export default definePlugin({
   configSections: [{ section: 'tx', schema: TxSection }],
   commands: registerTxCommands,
   register(ctx: PluginContext) {
+    ctx.page({ path: '/models', title: 'Models', section: 'Data', order: 30, file: uiFile('models.js') });
     const { config } = ctx;
     const txDir = config.resolve(config.platform.tx_project_dir);
     const section = (): TxSection => ({ timeout_seconds: 3600, docs_after_run: true, ...(config.section<Partial<TxSection>>('tx') ?? {}) });

@@ -1,0 +1,2 @@
+// dagre lays out the lineage graph (catalog)
+export { default as dagre } from '@dagrejs/dagre';
