@@ -6,6 +6,7 @@ import { registerCatalogRoutes } from './routes.js';
 import { catalogRef } from './contract.js';
 import { Catalog } from './service.js';
 import { CatalogStore } from './store.js';
+import { registerCatalogCommands } from './cli/catalog.js';
 
 export * from './service.js';
 export * from './contract.js';
@@ -17,6 +18,7 @@ export type { AgentTool } from './tools.js';
 export default definePlugin({
   name: 'catalog',
   optionalDependsOn: ['governance', 'transform'],
+  commands: registerCatalogCommands,
   register(ctx) {
     const targetDir = ctx.config.resolve(ctx.config.platform.tx_project_dir, 'target');
     const catalog = new Catalog(

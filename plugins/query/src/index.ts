@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { ApiSection } from './config.js';
 import { executeQuery, MAX_SQL_BYTES } from './executor.js';
 import { ServingReader } from './serving-reader.js';
+import { registerQueryCommand } from './cli/query.js';
 
 export { ApiSection } from './config.js';
 export { guardSelect, ALLOWED_TABLE_FUNCTIONS } from './sql-guard.js';
@@ -13,6 +14,7 @@ export type { QueryResult } from './executor.js';
 export default definePlugin({
   name: 'query',
   configSections: [{ section: 'api', schema: ApiSection }],
+  commands: registerQueryCommand,
   register(ctx) {
     const reader = new ServingReader(ctx.resolve(coreServices.warehouse), ctx.log);
     ctx.onStop(() => reader.close());
