@@ -24,6 +24,7 @@ export default definePlugin({
   name: 'notebooks',
   configSections: [{ section: 'notebooks', schema: NotebooksSection }],
   commands: registerNotebookCommands,
+  doctor: (d) => [marimoVenv.doctorCheck(d.projectDir)],
   async register(ctx: PluginContext) {
     const { config } = ctx;
     const section = (): NotebooksSection => ({ enabled: true, lock_minutes: 10, max_servers: 3, start_timeout_seconds: 90, ...(config.section<Partial<NotebooksSection>>('notebooks') ?? {}) });

@@ -39,6 +39,7 @@ export default definePlugin({
     { section: 'sync', schema: SyncSectionSchema },
   ],
   commands: registerSyncCommands,
+  doctor: async (d) => (await import('./cli/doctor.js')).sourceDoctorChecks(d),
   async register(ctx: PluginContext) {
     const registry = ctx.resolve(sourceRegistryRef);
     const store = new SyncStore(ctx.resolve(coreServices.stateDb));

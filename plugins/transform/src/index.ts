@@ -13,7 +13,8 @@ import { registerRoutes } from './routes.js';
 import { DbtRunner } from './runner.js';
 import { generateStaging, stagingNotes } from './staging.js';
 import { StagingStore } from './staging-store.js';
-import { dbtExecutable, dbtVersion, ensureVenv, locateVenv, venvReady } from './venv.js';
+import { dbtExecutable, dbtVersion, ensureVenv, locateVenv, txVenv, venvReady } from './venv.js';
+import { registerTxExtraCommands } from './cli/register.js';
 
 export * from './types.js';
 export * from './contract.js';
@@ -33,7 +34,11 @@ export default definePlugin({
     { id: 'tx-project', path: 'tx/dbt_project.yml', format: 'presence' },
   ],
   configSections: [{ section: 'tx', schema: TxSection }],
-  commands: registerTxCommands,
+  commands(cli) {
+    registerTxCommands(cli);
+    registerTxExtraCommands(cli);
+  },
+  doctor: (d) => [txVenv.doctorCheck(d.projectDir)],
   register(ctx: PluginContext) {
     const { config } = ctx;
     const txDir = config.resolve(config.platform.tx_project_dir);

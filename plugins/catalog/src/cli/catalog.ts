@@ -12,7 +12,7 @@ export function registerCatalogCommands(cli: CliContext): void {
     'basin catalog search email --json',
   ]).action(async (text: string, o: { project: string; json?: boolean }) => {
     const d = await api<any>(o, 'search', 'GET', `/api/catalog/search?q=${enc(text)}`);
-    printResult(cli, d, { json: o.json, rows: (x) => (Array.isArray(x) ? x : (x.results ?? x.items ?? [])), columns: ['kind', 'name', 'column', 'score', 'description'], empty: `Nothing matches "${text}".` });
+    printResult(cli, d, { json: o.json, rows: (x) => (Array.isArray(x) ? x : (x.results ?? x.items ?? [])).map((r: any) => ({ ...r, matched: (r.matches ?? []).map((m: any) => `${m.field}: ${m.value}`).join('; ') })), columns: ['kind', 'layer', 'name', 'score', { key: 'matched', title: 'MATCHED' }], empty: `Nothing matches "${text}".` });
   });
   withExamples(
     projectOption(cat.command('lineage').argument('[model]', 'show what is downstream of this model (impact)')).option('--json', 'print JSON (as GET /api/catalog/lineage, or /api/catalog/impact/<model>)').description('The lineage graph, or the impact of changing one model'),
@@ -22,10 +22,10 @@ export function registerCatalogCommands(cli: CliContext): void {
       const d = await api<any>(o, 'lineage', 'GET', `/api/catalog/impact/${enc(model)}`);
       if (o.json) return void cli.stdout.write(`${JSON.stringify(d, null, 2)}\n`);
       const walk = (n: any, depth: number): void => {
-        cli.stdout.write(`${'  '.repeat(depth)}${depth ? '└ ' : ''}${n.name ?? n.id ?? model}\n`);
+        cli.stdout.write(`${'  '.repeat(depth)}${depth ? '└ ' : ''}${depth ? (n.name ?? n.id) : (d.model ?? model)}\n`);
         for (const c of n.children ?? n.downstream ?? []) walk(c, depth + 1);
       };
-      walk(d.tree ?? d, 0);
+      walk(d, 0);
       cli.stdout.write(`${d.total ?? d.count ?? 0} downstream node(s).\n`);
       return;
     }
@@ -38,6 +38,6 @@ export function registerCatalogCommands(cli: CliContext): void {
   ).action(async (table: string, o: { project: string; json?: boolean }) => {
     const [source, name] = table.includes('.') ? table.split('.', 2) : ['', table];
     const d = await api<any>(o, 'profile', 'POST', `/api/catalog/${enc(source!)}/${enc(name!)}/profile`);
-    printResult(cli, d, { json: o.json, rows: (x) => (Array.isArray(x) ? x : (x.columns ?? [])), columns: ['name', 'type', 'null_pct', 'distinct', 'min', 'max'], empty: 'No columns.' });
+    printResult(cli, d, { json: o.json, rows: (x) => (Array.isArray(x) ? x : (x.columns ?? [])), columns: ['name', 'type', { key: 'null_percentage', title: 'NULL %' }, { key: 'distinct_count', title: 'DISTINCT' }, 'min', 'max'], footer: (x) => (x.row_count !== undefined ? `${x.row_count} row(s), read from ${x.read_from ?? 'the warehouse'}` : null), empty: 'No columns.' });
   });
 }

@@ -88,7 +88,9 @@ export async function collectChecks(projectDir: string): Promise<DoctorCheck[]> 
 }
 
 export async function runDoctor(cli: CliContext, projectDir: string, o: { json?: boolean }): Promise<void> {
-  const checks = await collectChecks(projectDir);
+  const found = await collectChecks(projectDir);
+  const areas = [...new Set(found.map((c) => c.area))];
+  const checks = areas.flatMap((a) => found.filter((c) => c.area === a));
   const failed = checks.filter((c) => c.status === 'fail').length;
   const warned = checks.filter((c) => c.status === 'warn').length;
   const out = (s: string): void => void cli.stdout.write(`${s}\n`);
