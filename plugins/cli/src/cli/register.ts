@@ -28,6 +28,8 @@ export function registerPlatformCommands(cli: CliContext): void {
       .option('-f, --follow', 'keep printing new lines (needs a running server)')
       .option('--interval <seconds>', 'poll interval with --follow', '1')
       .option('--json', 'print JSON (one object per line with --follow)')
+      // for tests: stop following after n polls
+      .addOption(program.createOption('--max-polls <n>').hideHelp().argParser(Number))
       .description('Sync log lines of every source (or one), oldest first'),
     ['basin logs', 'basin logs --source shop -n 20', 'basin logs --follow'],
   ).action(async (o) => (await import('./logs.js')).runLogs(cli, dir(o), o));

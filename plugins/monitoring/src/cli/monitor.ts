@@ -3,7 +3,8 @@ import path from 'node:path';
 import { CliExit, EXIT, printResult, projectOption, withExamples, withProjectApi, type CliContext } from '@basin/core';
 
 const rows = (d: any) =>
-  (d.monitors ?? []).map((m: any) => ({ name: m.name, source_table: m.source_table, compare: m.compare, status: m.latest?.status ?? 'not run', change: m.latest?.change_pct ?? m.latest?.change ?? '', at: m.latest?.run_at ?? m.latest?.at ?? '' }));
+  (d.monitors ?? []).map((m: any) => ({ name: m.name, source_table: m.source_table, compare: m.compare, status: m.latest?.status ?? 'not run', change: pct(m.latest?.change_pct), at: m.latest?.computed_at ?? '' }));
+const pct = (v: number | null | undefined) => (typeof v === 'number' ? `${v > 0 ? '+' : ''}${v.toFixed(1)}%` : '');
 
 export function registerMonitorCommands(cli: CliContext): void {
   const monitor = cli.program.command('monitor').description('Metric monitors (monitors.yml): latest results and runs');
@@ -24,7 +25,12 @@ export function registerMonitorCommands(cli: CliContext): void {
       api.request<any>('POST', `/api/monitoring/run${o.source ? `?source=${encodeURIComponent(o.source)}` : ''}`),
     );
     const results: any[] = d.results ?? d.monitors ?? [];
-    printResult(cli, d, { json: o.json, rows: () => results.map((r) => ({ ...r, name: r.monitor ?? r.name })), columns: ['name', 'status', 'message'], empty: 'No monitors ran.' });
+    printResult(cli, d, {
+      json: o.json,
+      rows: () => results.map((r) => ({ ...r, name: r.monitor, change: pct(r.change_pct), message: r.error ?? '' })),
+      columns: ['name', 'status', 'period', 'value', 'baseline', 'change', 'message'],
+      empty: 'No monitors ran.',
+    });
     if (results.some((r) => r.status === 'alert' || r.status === 'error')) throw new CliExit(EXIT.failure);
   });
 }
