@@ -59,10 +59,10 @@ export interface TableColumn {
  * Renders rows as an aligned table no wider than `width`: the widest columns are shrunk first and
  * cut with an ellipsis, so every column stays visible.
  */
-export function renderTable(rows: Array<Record<string, unknown>>, columns: Array<string | TableColumn>, width = 100): string {
+export function renderTable(rows: ReadonlyArray<object>, columns: Array<string | TableColumn>, width = 100): string {
   const cols: TableColumn[] = columns.map((c) => (typeof c === 'string' ? { key: c } : c));
   const head = cols.map((c) => c.title ?? c.key.toUpperCase());
-  const cells = rows.map((r) => cols.map((c) => cellText(r[c.key])));
+  const cells = rows.map((r) => cols.map((c) => cellText((r as Record<string, unknown>)[c.key])));
   const widths = cols.map((_, i) => Math.max(head[i]!.length, ...cells.map((r) => r[i]!.length)));
   const gap = 2;
   const total = () => widths.reduce((a, b) => a + b, 0) + gap * (widths.length - 1);

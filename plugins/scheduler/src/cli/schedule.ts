@@ -11,7 +11,7 @@ const DONE = new Set(['succeeded', 'failed', 'cancelled', 'timed_out', 'skipped'
 
 function jobTable(cli: CliContext, jobs: JobRecord[]): string {
   const p = painter(cli.stdout);
-  return renderTable(jobs as unknown as Array<Record<string, unknown>>, ['id', 'schedule', { key: 'status', paint: p.status }, 'trigger', { key: 'started_at', title: 'STARTED' }, { key: 'duration_seconds', title: 'SECONDS' }, 'error'], terminalWidth(cli.stdout));
+  return renderTable(jobs, ['id', 'schedule', { key: 'status', paint: p.status }, 'trigger', { key: 'started_at', title: 'STARTED' }, { key: 'duration_seconds', title: 'SECONDS' }, 'error'], terminalWidth(cli.stdout));
 }
 
 export async function list(cli: CliContext, projectDir: string, o: { json?: boolean }): Promise<void> {
