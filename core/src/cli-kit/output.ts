@@ -125,3 +125,12 @@ export function printResult(
   const f = o.footer?.(data);
   if (f) io.stdout.write(`${f}\n`);
 }
+
+/** adds examples to commands already registered, by their path ("source add"): for a plugin's existing commands */
+export function addExamples(program: Command, examples: Record<string, string[]>): void {
+  for (const [p, lines] of Object.entries(examples)) {
+    let cmd: Command | undefined = program;
+    for (const name of p.split(' ')) cmd = cmd?.commands.find((c) => c.name() === name);
+    if (cmd) withExamples(cmd, lines);
+  }
+}

@@ -69,10 +69,12 @@ export function registerCommands(cli: CliContext): void {
   withExamples(start, ['basin start', 'basin start --detach --project ~/acme', 'basin start --host 0.0.0.0 --port 9000']);
 
   const config = program.command('config').description('Inspect and validate configuration');
+  program.commands.find((c) => c.name() === 'init')?.addHelpText('after', '\nExamples:\n  $ basin init acme\n  $ basin init ~/projects/acme --name acme --purpose "Sales analytics" --yes\n');
   config
     .command('validate')
     .option('--project <dir>', 'project directory', process.cwd())
     .description('Validate every configuration file; exit 0 when valid, 1 otherwise')
+    .addHelpText('after', '\nExamples:\n  $ basin config validate\n  $ basin config validate --project ~/acme\n')
     .action(async (o: { project: string }) => {
       const issues = await validateProject(path.resolve(o.project));
       for (const i of issues) out(formatIssue(i));

@@ -81,7 +81,7 @@ export function registerRoutes(ctx: PluginContext, deps: { runner: DbtRunner; hi
     {
       permission: 'tx.run',
       schema: {
-        summary: 'Start dbt run, build or test with any dbt selector (none: every model); answers the queued run record',
+        summary: 'Start dbt run, build, test, seed or snapshot with any dbt selector (none: everything); answers the queued run record',
         body: RunBody,
       },
     },

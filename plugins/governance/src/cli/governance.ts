@@ -1,8 +1,9 @@
 // `basin governance pii|overrides`: PII findings and the reviewed overrides, through the API.
 import path from 'node:path';
-import { printResult, projectOption, withExamples, withProjectApi, type CliContext } from '@basin/core';
+import { addExamples, printResult, projectOption, withExamples, withProjectApi, type CliContext } from '@basin/core';
 
 export function registerGovernanceCommands(cli: CliContext): void {
+  addExamples(cli.program, { 'drift report': ['basin drift report', 'basin drift report --source crm --json'], 'drift accept': ['basin drift accept crm'] });
   const gov = cli.program.command('governance').description('Governance: PII findings and overrides (see also "basin drift")');
   withExamples(
     projectOption(gov.command('pii'))

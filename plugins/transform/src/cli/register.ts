@@ -1,6 +1,6 @@
 // `basin model new|list|run` and `basin tx dev`; implementations load when a command runs.
 import path from 'node:path';
-import { projectOption, withExamples, type CliContext } from '@basin/core';
+import { addExamples, projectOption, withExamples, type CliContext } from '@basin/core';
 
 const dir = (o: { project: string }) => path.resolve(o.project);
 
@@ -31,6 +31,15 @@ export function registerTxExtraCommands(cli: CliContext): void {
   ).action(async (name: string, o) => (await load()).runModel(cli, dir(o), name, o));
 
   const tx = cli.program.commands.find((c) => c.name() === 'tx') ?? cli.program.command('tx').description('Transformations with dbt');
+  addExamples(cli.program, {
+    'tx setup': ['basin tx setup'],
+    'tx run': ['basin tx run', 'basin tx run "stg_shop__orders+"', 'basin tx run fct_orders --full-refresh'],
+    'tx test': ['basin tx test', 'basin tx test fct_orders'],
+    'tx build': ['basin tx build', 'basin tx build "+fct_orders"'],
+    'tx seed': ['basin tx seed', 'basin tx seed regions --full-refresh'],
+    'tx snapshot': ['basin tx snapshot'],
+    'tx docs': ['basin tx docs'],
+  });
   withExamples(
     projectOption(tx.command('dev').argument('[dbt...]', 'dbt command and arguments (default: build)'))
       .option('--fresh', 'take a new copy of the warehouse first')
