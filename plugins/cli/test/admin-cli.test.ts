@@ -48,6 +48,8 @@ const CSV = 'id,amount,email,ordered_at\n1,10.5,ann@example.com,2026-11-01\n2,20
 const SCHEDULES = 'schedules:\n  - name: nightly # keep this comment\n    type: sync_only\n    cron: daily\n    sources: [shop]\nnotifications:\n  webhooks: []\n';
 const MONITORS = 'enabled: true\nmonitors:\n  - name: revenue\n    source_table: raw_shop.shop\n    value_expression: sum(amount)\n    compare: rolling_7day_avg\n    alert_threshold: 1000\n';
 const dir = makeProject({ '.basin/sources.yml': SOURCES, '.basin/schedules.yml': SCHEDULES, '.basin/monitors.yml': MONITORS, 'data/in/orders.csv': CSV, 'tx/seeds/regions.csv': 'code,name\nEU,Europe\nUS,United States\n' });
+// dbt docs after every run would double each dbt call here; the commands do not need them
+fs.appendFileSync(path.join(dir, '.basin/project.yml'), '\ntx:\n  docs_after_run: false\n');
 const P = ['--project', dir];
 
 /** the commands of issue 18, each with examples in its --help */
