@@ -88,8 +88,8 @@ export const TOOLS: ToolSpec[] = [
     ops: ['GET /api/sources/{source_name}/details'],
     input: { source: z.string() },
     run: async (c, a) => {
-      const d = (await c('GET', `/api/sources/${enc(a.source)}/details`)) as { history?: unknown };
-      return { source: a.source, history: d.history ?? [] };
+      const d = (await c('GET', `/api/sources/${enc(a.source)}/details`)) as { sync_history?: { items: unknown[]; total: number } };
+      return { source: a.source, ...(d.sync_history ?? { items: [], total: 0 }) };
     },
   },
   { name: 'attention', description: 'Sources needing attention: breaking schema drift, PII found, last sync failed.', ops: ['GET /api/governance/attention'], input: {}, run: (c) => c('GET', '/api/governance/attention') },

@@ -99,6 +99,17 @@ describe('MCP over streamable HTTP at /mcp', () => {
       assert.equal(q.row_count, 3);
       const logs = json(await c.callTool({ name: 'sync_logs', arguments: { source: 'shop' } }));
       assert.ok(logs.items.length > 0);
+      const { generated_at: _g1, ...summary } = json(await c.callTool({ name: 'catalog_summary', arguments: {} }));
+      const { generated_at: _g2, ...summaryApi } = (await api('GET', '/api/catalog/summary', keys.viewer!)).body;
+      assert.deepEqual(summary, summaryApi);
+      assert.deepEqual(json(await c.callTool({ name: 'attention', arguments: {} })), (await api('GET', '/api/governance/attention', keys.viewer!)).body);
+      assert.deepEqual(json(await c.callTool({ name: 'schema_drift', arguments: {} })), (await api('GET', '/api/governance/schema-drift?limit=100', keys.viewer!)).body);
+      const history = json(await c.callTool({ name: 'sync_history', arguments: { source: 'shop' } }));
+      assert.deepEqual({ items: history.items, total: history.total }, (await api('GET', '/api/sources/shop/details', keys.viewer!)).body.sync_history);
+      assert.equal(history.items[0].status, 'succeeded');
+      const missing = await c.callTool({ name: 'get_model', arguments: { model: 'no_such_model' } });
+      assert.equal(missing.isError, true);
+      assert.match((missing.content as Array<{ text: string }>)[0]!.text, /not_found/);
     } finally {
       await c.close();
       await admin.close();
