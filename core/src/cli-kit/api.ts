@@ -84,7 +84,8 @@ export async function openProjectApi(cli: CliContext, projectDir: string, opts: 
       return { kind: 'auth_disabled', userId: null, email: null, role: 'admin', permissions: new Set(app ? app.permissions.forRole('admin') : []) };
     },
   };
-  app = await cli.boot({ projectDir, logger: false, overrides: { authenticator: asValue(host) } });
+  // notices go to stderr: stdout carries the command's output (--json, CSV, the MCP stdio channel)
+  app = await cli.boot({ projectDir, logger: false, notice: (m) => void cli.stderr.write(`${m}\n`), overrides: { authenticator: asValue(host) } });
   const booted = app;
   const raw = async (method: string, urlPath: string, body?: unknown) => {
     const res = await booted.http.inject({
