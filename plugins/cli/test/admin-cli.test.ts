@@ -348,6 +348,13 @@ describe('with a running server (auth on): through its API', () => {
     assert.equal((await cli(['login', '--key', 'basin_ak_wrongwrongwrongwrongwrongwrongwr', ...P], env)).code, 1);
     ok(await cli(['logout', ...P], env));
     assert.equal((await cli(['schedule', 'list', ...P], env)).code, 1);
+    // e-mail and password: a key is created for this host and stored
+    const byPassword = await cli(['login', '--email', 'admin@example.com', ...P], { ...env, BASIN_PASSWORD: 'cli test password' });
+    ok(byPassword);
+    assert.match(byPassword.out, /as admin@example\.com/);
+    ok(await cli(['schedule', 'list', ...P], env));
+    assert.equal((await cli(['login', '--email', 'admin@example.com', ...P], { ...env, BASIN_PASSWORD: 'wrong' })).code, 1);
+    ok(await cli(['logout', ...P], env));
   });
 
   it('logs --follow prints new lines as they come; backup takes the serving copy; restore refuses', async () => {

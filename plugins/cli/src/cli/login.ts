@@ -26,7 +26,8 @@ export async function runLogin(cli: CliContext, projectDir: string, o: { url?: s
     const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: h, body: JSON.stringify({ email: o.email, password }) });
     const lb = (await login.json().catch(() => ({}))) as any;
     if (!login.ok) throw new CliExit(EXIT.failure, `basin login: ${lb?.error?.message ?? `HTTP ${login.status}`}`);
-    if (lb?.requires_2fa || lb?.partial) throw new CliExit(EXIT.failure, 'basin login: this account uses two-factor authentication; create an API key in the UI (Settings > Account) and run "basin login --key-stdin".');
+    if (lb?.two_factor_required) throw new CliExit(EXIT.failure, 'basin login: this account uses two-factor authentication; create an API key in the UI (Settings > Account) and run "basin login --key-stdin".');
+    if (lb?.password_change_required || lb?.two_factor_setup_required) throw new CliExit(EXIT.failure, 'basin login: this account must first change its password or set up two-factor authentication in the UI; then run "basin login" again.');
     const cookie = (login.headers.getSetCookie?.() ?? []).map((c) => c.split(';')[0]).join('; ');
     const created = await fetch(`${base}/api/auth/api-keys`, { method: 'POST', headers: { ...h, cookie }, body: JSON.stringify({ name: `basin CLI (${process.env.USER ?? 'host'})` }) });
     const cb = (await created.json().catch(() => ({}))) as any;
