@@ -273,3 +273,16 @@ export async function validateProject(projectDir: string, plugins?: BasinPlugin[
   }
   return issues;
 }
+
+/** Loads and validates a project's configuration without booting it (no warehouse, no services): `basin doctor`, `basin info`. */
+export async function loadProjectConfig(projectDir: string, plugins?: BasinPlugin[]): Promise<{ config: BasinConfig | null; issues: ReturnType<typeof loadConfig>['issues'] }> {
+  const all = orderPlugins(plugins ?? (await loadPlugins(projectDir)));
+  for (const p of all) await p.prepare?.(projectDir);
+  const loaded = loadConfig({
+    projectDir,
+    files: [...coreFiles, ...all.flatMap((p) => p.configFiles ?? [])],
+    sections: all.flatMap((p) => (p.configSections ?? []).map((s) => ({ ...s, owner: p.name }))),
+  });
+  const config = loaded.issues.some((i) => i.severity === 'error') ? null : new BasinConfig(path.resolve(projectDir), loaded.project, loaded.files, loaded.issues);
+  return { config, issues: loaded.issues };
+}

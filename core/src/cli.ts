@@ -29,7 +29,8 @@ export function buildProgram(plugins: BasinPlugin[], io: { stdout: NodeJS.Writab
     .showHelpAfterError()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
     // set before plugins add commands, so subcommands inherit it and never call process.exit
-    .exitOverride();
+    .exitOverride()
+    .addHelpText('after', '\nExit codes: 0 ok, 1 the operation failed, 2 usage or configuration error.\nEvery command takes --help (with examples); read commands take --json.\n');
   const ctx: CliContext = {
     program,
     stdout: io.stdout,
@@ -54,7 +55,8 @@ export async function runCli(argv: string[], io: { stdout: NodeJS.WritableStream
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.ok;
   } catch (e) {
-    if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT.ok : e.exitCode;
+    // a usage error (unknown option, missing argument) is exit 2, like a config error
+    if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT.ok : EXIT.config;
     if (e instanceof CliExit) {
       if (e.message) io.stderr.write(`${e.message}\n`);
       return e.code;

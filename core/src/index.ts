@@ -23,4 +23,8 @@ export * from './store/warehouse.js';
 export * from './store/sqlite.js';
 export * from './app.js';
 export * from './cli.js';
+export * from './cli-kit/output.js';
+export * from './cli-kit/api.js';
+export * from './cli-kit/credentials.js';
+export * from './cli-kit/doctor.js';
 export { asValue, asClass, asFunction, type Resolver } from 'awilix';

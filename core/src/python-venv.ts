@@ -1,7 +1,7 @@
 // A Python virtualenv that Basin manages for a companion tool (dbt, marimo, ...): one shared venv per
 // Basin install, keyed by a hash of the pinned requirements so a pin change rebuilds it; a project-local
 // folder wins when present. Node built-ins only.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -117,6 +117,24 @@ export class ManagedVenv {
   }
 
   /** True when the venv exists with the current pins installed (cheap: one stat and one small read). */
+  /**
+   * What `basin doctor` says about this venv: missing (a warning: the feature installs it on first
+   * use), broken (its Python does not start: a failure, with the command that rebuilds it), out of
+   * date with the pins, or ok.
+   */
+  doctorCheck(projectDir: string): import('./cli-kit/doctor.js').DoctorCheck {
+    const { dir, kind } = this.locate(projectDir);
+    const name = `${this.spec.tool} virtualenv`;
+    const base = { area: 'virtualenvs', name };
+    if (!fs.existsSync(dir)) return { ...base, status: 'warn', detail: `not installed (${dir})`, fix: `Run "${this.spec.setupCommand}" (it is also installed on first use).` };
+    const py = spawnSync(venvPython(dir), ['-c', 'import sys; print(sys.version.split()[0])'], { encoding: 'utf8', timeout: 30_000 });
+    if (py.error || py.status !== 0) {
+      return { ...base, status: 'fail', detail: `broken: its Python does not start (${dir}, ${kind})`, fix: `Remove it and reinstall: rm -rf '${dir}' && ${this.spec.setupCommand}` };
+    }
+    if (!this.ready(dir)) return { ...base, status: 'warn', detail: `Python ${py.stdout.trim()}, but not the pinned ${this.spec.requirements.join(', ')} (${dir})`, fix: `Run "${this.spec.setupCommand}" to install the pinned versions.` };
+    return { ...base, status: 'ok', detail: `Python ${py.stdout.trim()}, ${this.spec.requirements.join(', ')} (${kind}: ${dir})` };
+  }
+
   ready(venv: string): boolean {
     try {
       return fs.readFileSync(path.join(venv, STAMP), 'utf8').trim() === this.requirementsHash() && fs.existsSync(this.executable(venv));

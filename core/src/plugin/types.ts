@@ -10,6 +10,7 @@ import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import type { BasinApp, BootOptions } from '../app.js';
 import type { ExtensionPoint, ServiceRef } from './refs.js';
+import type { DoctorCheck, DoctorContext } from '../cli-kit/doctor.js';
 
 export interface UiPage {
   path: string;
@@ -96,6 +97,8 @@ export interface BasinPlugin {
   prepare?(projectDir: string): void | Promise<void>;
   /** CLI commands; called without a project loaded */
   commands?(cli: CliContext): void;
+  /** checks `basin doctor` runs (venvs, credentials...); called without booting the project */
+  doctor?(ctx: DoctorContext): Promise<DoctorCheck[]> | DoctorCheck[];
   register?(ctx: PluginContext): void | Promise<void>;
 }
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseDocument, parse } from 'yaml';
 import { Value } from '@sinclair/typebox/value';
-import { CliExit, EXIT, isBasinError, isRole, PROJECT_FILE, systemClock, writeFileAtomic, type CliContext } from '@basin/core';
+import { addExamples, CliExit, EXIT, isBasinError, isRole, PROJECT_FILE, systemClock, writeFileAtomic, type CliContext } from '@basin/core';
 import { AuthSection } from './config.js';
 import { openAuthDb } from './db.js';
 import { registerKeyCommands } from './cli-keys.js';
@@ -171,4 +171,15 @@ export function registerAuthCommands(cli: CliContext): void {
     });
 
   registerKeyCommands(cli, withService);
+  addExamples(cli.program, {
+    'auth enable': ['basin auth enable'],
+    'auth status': ['basin auth status --json'],
+    'users add': ['basin users add ann@example.com --role editor', 'basin users add ops@example.com --role admin --password-stdin < pw.txt'],
+    'users list': ['basin users list --json'],
+    'users unlock': ['basin users unlock ann@example.com'],
+    'users recover-admin': ['basin users recover-admin admin@example.com'],
+    'keys create': ['basin keys create --user ann@example.com --name ci --expires 2027-01-01'],
+    'keys list': ['basin keys list --json'],
+    'keys revoke': ['basin keys revoke basin_ak_AbC'],
+  });
 }

@@ -1,12 +1,12 @@
 import path from 'node:path';
-import { CliExit, EXIT, VenvSetupError, type CliContext } from '@basin/core';
+import { CliExit, EXIT, VenvSetupError, withExamples, type CliContext } from '@basin/core';
 import { supersetVenv } from './venv.js';
 
 /** `basin bi setup`: Superset's virtualenv (`basin start` also creates it in the background). */
 export function registerBiCommands(cli: CliContext): void {
   const out = (s: string) => cli.stdout.write(`${s}\n`);
   const bi = cli.program.command('bi').description('Dashboards (Apache Superset)');
-  bi.command('setup')
+  withExamples(bi.command('setup'), ['basin bi setup --project ~/acme'])
     .option('--project <dir>', 'project directory', process.cwd())
     .description('Create or update the Python virtualenv with the pinned Superset (idempotent; about a minute the first time)')
     .action(async (o: { project: string }) => {

@@ -27,6 +27,7 @@ export default definePlugin({
   name: 'bi',
   configSections: [{ section: 'bi', schema: BiSection }],
   commands: registerBiCommands,
+  doctor: (d) => [supersetVenv.doctorCheck(d.projectDir)],
   async register(ctx: PluginContext) {
     const { config } = ctx;
     const section = (): BiSection => ({ enabled: true, start_timeout_seconds: 300, ...(config.section<Partial<BiSection>>('bi') ?? {}) });

@@ -7,6 +7,7 @@ import { registerCatalogRoutes } from './routes.js';
 import { catalogRef } from './contract.js';
 import { Catalog } from './service.js';
 import { CatalogStore } from './store.js';
+import { registerCatalogCommands } from './cli/catalog.js';
 
 /** a page module of this plugin (served by the web plugin with its folder, ctx.page) */
 const uiFile = (name: string): string => fileURLToPath(new URL(`../ui/${name}`, import.meta.url));
@@ -21,6 +22,7 @@ export type { AgentTool } from './tools.js';
 export default definePlugin({
   name: 'catalog',
   optionalDependsOn: ['governance', 'transform'],
+  commands: registerCatalogCommands,
   register(ctx) {
     ctx.page({ path: '/catalog', title: 'Catalog', permission: 'governance.view', section: 'Data', order: 40, file: uiFile('catalog.js') });
     const targetDir = ctx.config.resolve(ctx.config.platform.tx_project_dir, 'target');

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { CliExit, EXIT, formatIssue, validateProject, type CliContext } from '@basin/core';
+import { CliExit, EXIT, formatIssue, validateProject, withExamples, type CliContext } from '@basin/core';
 import { scaffoldProject } from './scaffold.js';
 
 export function registerCommands(cli: CliContext): void {
@@ -32,14 +32,16 @@ export function registerCommands(cli: CliContext): void {
       }
     });
 
-  program
+  const start = program
     .command('start')
     .option('--project <dir>', 'project directory', process.cwd())
     .option('--port <port>', 'port (default: platform.port, 8800)')
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--log-level <level>', 'log level', 'info')
+    .option('-d, --detach', 'run in the background (logs in .basin/logs/server.log; stop with "basin stop")')
     .description('Start the Basin server')
-    .action(async (o: { project: string; port?: string; host: string; logLevel: string }) => {
+    .action(async (o: { project: string; port?: string; host: string; logLevel: string; detach?: boolean }) => {
+      if (o.detach) return (await import('./cli/server-process.js')).startDetached(cli, path.resolve(o.project), o);
       const started = Date.now();
       const app = await cli.boot({ projectDir: path.resolve(o.project), logger: { level: o.logLevel } });
       const port = o.port ? Number(o.port) : app.config.platform.port;
@@ -64,11 +66,15 @@ export function registerCommands(cli: CliContext): void {
       await new Promise(() => {}); // until a signal
     });
 
+  withExamples(start, ['basin start', 'basin start --detach --project ~/acme', 'basin start --host 0.0.0.0 --port 9000']);
+
   const config = program.command('config').description('Inspect and validate configuration');
+  program.commands.find((c) => c.name() === 'init')?.addHelpText('after', '\nExamples:\n  $ basin init acme\n  $ basin init ~/projects/acme --name acme --purpose "Sales analytics" --yes\n');
   config
     .command('validate')
     .option('--project <dir>', 'project directory', process.cwd())
     .description('Validate every configuration file; exit 0 when valid, 1 otherwise')
+    .addHelpText('after', '\nExamples:\n  $ basin config validate\n  $ basin config validate --project ~/acme\n')
     .action(async (o: { project: string }) => {
       const issues = await validateProject(path.resolve(o.project));
       for (const i of issues) out(formatIssue(i));

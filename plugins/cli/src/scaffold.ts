@@ -23,6 +23,8 @@ export const GITIGNORE = `# Basin: sensitive and generated files
 data/
 .venv-tx/
 tx/target/
+tx/target-dev/
+tx/logs-dev/
 tx/logs/
 tx/dbt_packages/
 `;

@@ -3,6 +3,7 @@ import { sourceStatusPoint, type SourceSchemaChange } from '@basin/plugin-source
 import { syncHistoryRef, syncLoadHooksPoint } from '@basin/plugin-sync/contract';
 import { GovernanceSection, piiOverridesFileSpec, type GovernanceSettings } from './config.js';
 import { registerDriftCommands } from './cli.js';
+import { registerGovernanceCommands } from './cli/governance.js';
 import { OverridesReader } from './overrides.js';
 import { registerGovernanceRoutes } from './routes.js';
 import { governanceRef, type DriftChange } from './contract.js';
@@ -23,6 +24,7 @@ export default definePlugin({
   configSections: [{ section: 'governance', schema: GovernanceSection }],
   commands(cli) {
     registerDriftCommands(cli);
+    registerGovernanceCommands(cli);
   },
   register(ctx) {
     const settings: GovernanceSettings = ctx.config.section<GovernanceSettings>('governance') ?? GovernanceSection.default;

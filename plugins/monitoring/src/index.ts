@@ -5,6 +5,7 @@ import { monitorsFileSpec, type MonitorsFile } from './config.js';
 import { monitoringRef } from './contract.js';
 import { MonitorEngine } from './engine.js';
 import { MonitorStore } from './store.js';
+import { registerMonitorCommands } from './cli/monitor.js';
 
 export * from './config.js';
 export type { MetricAlert, RunOutcome } from './engine.js';
@@ -19,6 +20,7 @@ export const SYNC_DEBOUNCE_MS = 2000;
 export default definePlugin({
   name: 'monitoring',
   configFiles: [monitorsFileSpec],
+  commands: registerMonitorCommands,
   register(ctx) {
     const store = new MonitorStore(ctx.resolve(coreServices.stateDb));
     // monitors.yml edits apply without a restart once they validate (schema and expression guard)

@@ -1,12 +1,12 @@
 import path from 'node:path';
-import { CliExit, EXIT, VenvSetupError, type CliContext } from '@basin/core';
+import { CliExit, EXIT, VenvSetupError, withExamples, type CliContext } from '@basin/core';
 import { marimoVenv } from './venv.js';
 
 /** `basin notebooks setup`: the marimo virtualenv (the server also creates it on first use). */
 export function registerNotebookCommands(cli: CliContext): void {
   const out = (s: string) => cli.stdout.write(`${s}\n`);
   const nb = cli.program.command('notebooks').description('marimo notebooks');
-  nb.command('setup')
+  withExamples(nb.command('setup'), ['basin notebooks setup --project ~/acme'])
     .option('--project <dir>', 'project directory', process.cwd())
     .description('Create or update the Python virtualenv with the pinned marimo (idempotent)')
     .action(async (o: { project: string }) => {

@@ -28,6 +28,7 @@ export default definePlugin({
   name: 'notebooks',
   configSections: [{ section: 'notebooks', schema: NotebooksSection }],
   commands: registerNotebookCommands,
+  doctor: (d) => [marimoVenv.doctorCheck(d.projectDir)],
   async register(ctx: PluginContext) {
     ctx.page({ path: '/notebooks', title: 'Notebooks', permission: 'notebooks.view', section: 'Operate', order: 20, file: uiFile('notebooks.js') });
     const { config } = ctx;

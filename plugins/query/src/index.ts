@@ -4,6 +4,7 @@ import { Type } from '@sinclair/typebox';
 import { ApiSection } from './config.js';
 import { executeQuery, MAX_SQL_BYTES } from './executor.js';
 import { ServingReader } from './serving-reader.js';
+import { registerQueryCommand } from './cli/query.js';
 
 /** a page module of this plugin (served by the web plugin with its folder, ctx.page) */
 const uiFile = (name: string): string => fileURLToPath(new URL(`../ui/${name}`, import.meta.url));
@@ -17,6 +18,7 @@ export type { QueryResult } from './executor.js';
 export default definePlugin({
   name: 'query',
   configSections: [{ section: 'api', schema: ApiSection }],
+  commands: registerQueryCommand,
   register(ctx) {
     ctx.page({ path: '/query', title: 'SQL', permission: 'query.execute', section: 'Data', order: 50, file: uiFile('query.js') });
     const reader = new ServingReader(ctx.resolve(coreServices.warehouse), ctx.log);

@@ -7,6 +7,7 @@ import { txRunnerRef } from '@basin/plugin-transform/contract';
 import { schedulesFileSpec, type SchedulesFile } from './config.js';
 import { schedulerRef, type SchedulerView } from './contract.js';
 import { registerScheduleRoutes } from './routes.js';
+import { registerScheduleCommands } from './cli/register.js';
 import { Scheduler } from './scheduler.js';
 import { JobStore } from './store.js';
 import { SCHEDULER_EVENTS } from './events.js';
@@ -26,6 +27,7 @@ export default definePlugin({
   name: 'scheduler',
   optionalDependsOn: ['sources', 'sync', 'transform', 'governance'],
   configFiles: [schedulesFileSpec],
+  commands: registerScheduleCommands,
   register(ctx) {
     ctx.page({ path: '/schedules', title: 'Schedules', permission: 'scheduler.view', section: 'Operate', order: 10, file: uiFile('schedules.js') });
     const store = new JobStore(ctx.resolve(coreServices.stateDb));

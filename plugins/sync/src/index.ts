@@ -42,6 +42,7 @@ export default definePlugin({
     { section: 'sync', schema: SyncSectionSchema },
   ],
   commands: registerSyncCommands,
+  doctor: async (d) => (await import('./cli/doctor.js')).sourceDoctorChecks(d),
   async register(ctx: PluginContext) {
     const registry = ctx.resolve(sourceRegistryRef);
     const sources = ctx.resolve(sourcesConfigRef);

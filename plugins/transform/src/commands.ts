@@ -77,6 +77,19 @@ export function registerTxCommands(cli: CliContext): void {
     .description('Run and test models in dependency order (dbt build)')
     .action(runCommand('build'));
 
+  tx.command('seed')
+    .argument('[selector]', 'dbt selector (default: every seed)')
+    .option('--project <dir>', 'project directory', process.cwd())
+    .option('--full-refresh', 'drop and recreate the seed tables')
+    .description('Load the CSV seeds of tx/seeds into the warehouse (dbt seed, through the single writer)')
+    .action(runCommand('seed'));
+
+  tx.command('snapshot')
+    .argument('[selector]', 'dbt selector (default: every snapshot)')
+    .option('--project <dir>', 'project directory', process.cwd())
+    .description('Record slowly changing dimensions (dbt snapshot, through the single writer)')
+    .action(runCommand('snapshot'));
+
   tx.command('docs')
     .option('--project <dir>', 'project directory', process.cwd())
     .description('Generate the dbt docs site (served by `basin start` at /tx-docs/)')

@@ -14,7 +14,8 @@ import { registerRoutes } from './routes.js';
 import { DbtRunner } from './runner.js';
 import { generateStaging, stagingNotes } from './staging.js';
 import { StagingStore } from './staging-store.js';
-import { dbtExecutable, dbtVersion, ensureVenv, locateVenv, venvReady } from './venv.js';
+import { dbtExecutable, dbtVersion, ensureVenv, locateVenv, txVenv, venvReady } from './venv.js';
+import { registerTxExtraCommands } from './cli/register.js';
 
 /** a page module of this plugin (served by the web plugin with its folder, ctx.page) */
 const uiFile = (name: string): string => fileURLToPath(new URL(`../ui/${name}`, import.meta.url));
@@ -37,7 +38,11 @@ export default definePlugin({
     { id: 'tx-project', path: 'tx/dbt_project.yml', format: 'presence' },
   ],
   configSections: [{ section: 'tx', schema: TxSection }],
-  commands: registerTxCommands,
+  commands(cli) {
+    registerTxCommands(cli);
+    registerTxExtraCommands(cli);
+  },
+  doctor: (d) => [txVenv.doctorCheck(d.projectDir)],
   register(ctx: PluginContext) {
     ctx.page({ path: '/models', title: 'Models', section: 'Data', order: 30, file: uiFile('models.js') });
     const { config } = ctx;

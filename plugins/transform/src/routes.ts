@@ -25,7 +25,7 @@ const SELECTOR_TOKEN = '^[A-Za-z0-9_.:+@*/,=-]+$';
 const Selector = Type.String({ minLength: 1, maxLength: 200, pattern: SELECTOR_TOKEN });
 const RunBody = Type.Object(
   {
-    command: Type.Union([Type.Literal('run'), Type.Literal('build'), Type.Literal('test')], { default: 'run' }),
+    command: Type.Union([Type.Literal('run'), Type.Literal('build'), Type.Literal('test'), Type.Literal('seed'), Type.Literal('snapshot')], { default: 'run' }),
     select: Type.Optional(Type.Union([Selector, Type.Array(Selector, { minItems: 1, maxItems: 100 })], { description: 'dbt selector(s); none runs everything' })),
     full_refresh: Type.Boolean({ default: false }),
   },
@@ -81,13 +81,13 @@ export function registerRoutes(ctx: PluginContext, deps: { runner: DbtRunner; hi
     {
       permission: 'tx.run',
       schema: {
-        summary: 'Start dbt run, build or test with any dbt selector (none: every model); answers the queued run record',
+        summary: 'Start dbt run, build, test, seed or snapshot with any dbt selector (none: everything); answers the queued run record',
         body: RunBody,
       },
     },
     async (req, reply) => {
-      const body = req.body as { command: 'run' | 'build' | 'test'; select?: string | string[]; full_refresh: boolean };
-      if (body.full_refresh && body.command === 'test') throw errors.badRequest('full_refresh applies to run and build, not test.', { field: 'full_refresh' });
+      const body = req.body as { command: 'run' | 'build' | 'test' | 'seed' | 'snapshot'; select?: string | string[]; full_refresh: boolean };
+      if (body.full_refresh && (body.command === 'test' || body.command === 'snapshot')) throw errors.badRequest(`full_refresh applies to run, build and seed, not ${body.command}.`, { field: 'full_refresh' });
       const select = Array.isArray(body.select) ? body.select.join(' ') : body.select;
       const rec = runner.start({ command: body.command, select, trigger: req.headers['x-basin-cli'] ? 'cli' : 'api', args: body.full_refresh ? ['--full-refresh'] : [] });
       void runner.wait(rec.id).catch(() => undefined);

@@ -94,7 +94,7 @@ export class DbtRunner implements TxRunner {
   /** Queues a run and returns its record at once (status 'queued', or 'running' when nothing was ahead). */
   start(opts: TxRunOptions = {}): TxRunRecord {
     const command = opts.command ?? 'run';
-    if (!['run', 'build', 'test'].includes(command)) throw errors.badRequest(`unknown dbt command "${command}"; use run, build or test`);
+    if (!['run', 'build', 'test', 'seed', 'snapshot'].includes(command)) throw errors.badRequest(`unknown dbt command "${command}"; use run, build, test, seed or snapshot`);
     const select = opts.select?.trim() ? (opts.cascade === true && !/[+@]/.test(opts.select) ? `${opts.select.trim()}+` : opts.select.trim()) : null;
     const record: TxRunRecord = {
       id: `tx_${crypto.randomBytes(8).toString('hex')}`,

@@ -1,6 +1,6 @@
 /** The run record every caller sees (contract in docs/architecture.md, "txRunner"). */
 export type TxRunStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
-export type TxCommand = 'run' | 'build' | 'test';
+export type TxCommand = 'run' | 'build' | 'test' | 'seed' | 'snapshot';
 
 export interface TxModelResult {
   name: string;
