@@ -3,11 +3,11 @@ import path from 'node:path';
 import { isMap, isSeq, parseDocument, YAMLSeq, type Document } from 'yaml';
 import { checkAgainstSchema, errors, loadConfigFile, writeFileAtomic, type ConfigIssue, type PluginContext } from '@basin/core';
 import { Type } from '@sinclair/typebox';
-import { SOURCE_NAME, sourcesFileSpec, type SourceRegistry } from '@basin/plugin-sources/contract';
+import { blockKey, SOURCE_NAME, sourcesFileSpec, type SourceRegistry, type SourcesConfig } from '@basin/plugin-sources/contract';
 import type { SyncEngineImpl } from '../engine.js';
 import { buildSourceContext } from '../context.js';
-import { blockKey, findSource } from '../source-config.js';
-import { SourceParams } from './sources.js';
+
+const SourceParams = Type.Object({ source_name: Type.String({ minLength: 1, maxLength: 200 }) });
 
 const SOURCES_FILE = '.basin/sources.yml';
 
@@ -26,7 +26,7 @@ const CheckBody = Type.Object({ name: Type.Optional(Type.String({ maxLength: 200
  * /config/<field>. sources.yml is rewritten atomically with its comments kept, then re-read and
  * swapped into the running config so the sources API and syncs see the change without a restart.
  */
-export function registerSourceAdminRoutes(ctx: PluginContext, d: { registry: SourceRegistry; engine: SyncEngineImpl }): void {
+export function registerSourceAdminRoutes(ctx: PluginContext, d: { registry: SourceRegistry; engine: SyncEngineImpl; sources: SourcesConfig }): void {
   const spec = sourcesFileSpec(d.registry);
   const file = ctx.config.resolve(SOURCES_FILE);
 
@@ -70,7 +70,7 @@ export function registerSourceAdminRoutes(ctx: PluginContext, d: { registry: Sou
     const b = req.body;
     const details: Array<{ path: string; message: string }> = [];
     if (!new RegExp(SOURCE_NAME).test(b.name)) details.push({ path: '/name', message: 'use lowercase letters, digits and underscores' });
-    else if (findSource(ctx.config, b.name)) details.push({ path: '/name', message: `a source named "${b.name}" already exists` });
+    else if (d.sources.find(b.name)) details.push({ path: '/name', message: `a source named "${b.name}" already exists` });
     const { block, details: configProblems } = problemsOf(b.type, b.config);
     details.push(...configProblems);
     if (details.length) throw errors.validation(`The ${b.type} source is not valid; fix the fields named in details.`, details);
@@ -113,7 +113,7 @@ export function registerSourceAdminRoutes(ctx: PluginContext, d: { registry: Sou
 
   ctx.routes.patch('/api/sources/:source_name', { permission: 'source.manage', schema: { summary: 'Enable or disable a source', params: SourceParams, body: Type.Object({ enabled: Type.Boolean() }) } }, async (req) => {
     const name = req.params.source_name;
-    if (!findSource(ctx.config, name)) throw errors.notFound(`Source "${name}"`);
+    if (!d.sources.find(name)) throw errors.notFound(`Source "${name}"`);
     rewrite((seq) => {
       const item = seq.items[indexOf(seq, name)];
       if (isMap(item)) {
@@ -126,7 +126,7 @@ export function registerSourceAdminRoutes(ctx: PluginContext, d: { registry: Sou
 
   ctx.routes.delete('/api/sources/:source_name', { permission: 'source.manage', schema: { summary: 'Remove a source from sources.yml (its loaded tables stay in the warehouse)', params: SourceParams } }, async (req) => {
     const name = req.params.source_name;
-    if (!findSource(ctx.config, name)) throw errors.notFound(`Source "${name}"`);
+    if (!d.sources.find(name)) throw errors.notFound(`Source "${name}"`);
     if (d.engine.isRunning(name)) throw errors.conflict('sync_in_progress', `Source "${name}" is syncing; cancel the sync or wait for it, then remove it.`);
     rewrite((seq) => void seq.items.splice(indexOf(seq, name), 1));
     ctx.log.info(`source ${name} removed through the API`);
