@@ -7,6 +7,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { REDACT_PATHS } from '../logger.js';
 import { installErrorHandling } from './errors.js';
 import { guard } from './guard.js';
+import { strictBodyValidatorBuilder } from './validators.js';
 import type { RouteTable } from './routes.js';
 
 const require = createRequire(import.meta.url);
@@ -27,6 +28,8 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     logger: opts.logger === false ? false : { level: typeof opts.logger === 'object' ? opts.logger.level : 'info', redact: { paths: REDACT_PATHS, censor: '[redacted]' } },
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false, useDefaults: true } },
+    // JSON bodies are validated without type coercion (validators.ts)
+    schemaController: { compilersFactory: { buildValidator: strictBodyValidatorBuilder() } },
     requestIdHeader: 'x-request-id',
     exposeHeadRoutes: false,
   });
