@@ -5,6 +5,8 @@ export * from './clock.js';
 export * from './fsutil.js';
 export * from './python-venv.js';
 export * from './server-file.js';
+export * from './project-lock.js';
+export * from './shutdown.js';
 export * from './logger.js';
 export * from './config/types.js';
 export * from './config/loader.js';
