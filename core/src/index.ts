@@ -8,6 +8,7 @@ export * from './server-file.js';
 export * from './project-lock.js';
 export * from './shutdown.js';
 export * from './logger.js';
+export * from './log-redaction.js';
 export * from './config/types.js';
 export * from './config/loader.js';
 export * from './config/service.js';

@@ -5,6 +5,7 @@ import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { REDACT_PATHS } from '../logger.js';
+import { loggerRedaction } from '../log-redaction.js';
 import { installErrorHandling } from './errors.js';
 import { guard } from './guard.js';
 import { strictBodyValidatorBuilder } from './validators.js';
@@ -28,7 +29,10 @@ export interface ServerOptions {
 /** Builds the fastify instance every plugin adds routes to: logging, cookies, guard, errors, OpenAPI. */
 export async function buildServer(opts: ServerOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: opts.logger === false ? false : { level: typeof opts.logger === 'object' ? opts.logger.level : 'info', redact: { paths: REDACT_PATHS, censor: '[redacted]' } },
+    logger:
+      opts.logger === false
+        ? false
+        : { level: typeof opts.logger === 'object' ? opts.logger.level : 'info', redact: { paths: REDACT_PATHS, censor: '[redacted]' }, ...loggerRedaction },
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false, useDefaults: true } },
     // JSON bodies are validated without type coercion (validators.ts)

@@ -1,11 +1,13 @@
 import type { AddressInfo } from 'node:net';
 import multipart from '@fastify/multipart';
-import { coreServices, definePlugin, removeServerInfo, writeServerInfo, type PluginContext } from '@basin/core';
+import { addLogRedactor, coreServices, definePlugin, removeServerInfo, writeServerInfo, type PluginContext } from '@basin/core';
+import { redactSecrets } from '@basin/sdk';
 import { Type } from '@sinclair/typebox';
 import { sourceRegistryRef } from '@basin/plugin-sources/contract';
 import { registerSyncCommands } from './cli/commands.js';
 import { syncEngineRef, syncHistoryRef, syncLoadHooksPoint } from './contract.js';
 import { SyncEngineImpl } from './engine.js';
+import { knownSecrets } from './context.js';
 import { registerFileRoutes, type UploadsSection } from './routes/files.js';
 import { registerLogRoutes } from './routes/logs.js';
 import { registerSourceRoutes } from './routes/sources.js';
@@ -53,6 +55,9 @@ export default definePlugin({
       loadMemoryLimitMb: ctx.config.section<{ load_memory_limit_mb?: number | null } | undefined>('sync')?.load_memory_limit_mb === null ? null : (ctx.config.section<{ load_memory_limit_mb?: number }>('sync')?.load_memory_limit_mb ?? 192),
     });
     await engine.recover();
+    // the server log masks every credential a source was given, in every encoding, whoever logs it
+    const unregisterRedactor = addLogRedactor((text) => redactSecrets(text, knownSecrets));
+    ctx.onStop(() => void unregisterRedactor());
     const watcher = new FileWatcher(ctx.config, registry, engine, ctx.log);
 
     ctx.provide(syncEngineRef, engine);

@@ -1,3 +1,4 @@
+import { redactSecrets } from '../redact.js';
 import { SourceError } from '../types.js';
 
 /** How a REST source authenticates; secrets are named by environment variable, never given inline. */
@@ -40,11 +41,8 @@ export function createAuthenticator(spec: AuthSpec, deps: AuthDeps): Authenticat
     if (v) revealed.add(v);
     return v;
   };
-  const redact = (text: string) => {
-    let out = text;
-    for (const s of revealed) if (s.length >= 3) out = out.split(s).join('***');
-    return out;
-  };
+  // every encoding of every credential used so far (URL-encoded in a query, base64 in Basic, JSON-escaped)
+  const redact = (text: string) => redactSecrets(text, revealed);
   switch (spec.kind) {
     case 'none':
       return { kind: 'none', apply: async () => {}, invalidate: () => false, hint: () => 'the API credentials (auth_type is none)', redact };
@@ -72,8 +70,9 @@ export function createAuthenticator(spec: AuthSpec, deps: AuthDeps): Authenticat
       return {
         kind: 'basic',
         apply: async (_u, h) => {
-          const token = Buffer.from(`${secret(spec.usernameEnv)}:${secret(spec.passwordEnv)}`).toString('base64');
-          revealed.add(token);
+          const pair = `${secret(spec.usernameEnv)}:${secret(spec.passwordEnv)}`;
+          revealed.add(pair); // its base64 form is the token
+          const token = Buffer.from(pair).toString('base64');
           h.set('Authorization', `Basic ${token}`);
         },
         invalidate: () => false,
