@@ -21,7 +21,7 @@ import { orderPlugins } from './plugin/order.js';
 import type { BasinPlugin, CompanionStatus, HealthContributor, PluginContext, StatusContributor, UiPage } from './plugin/types.js';
 import { coreServices, type ServiceRef } from './plugin/refs.js';
 import { Warehouse } from './store/warehouse.js';
-import { acquireProjectLock } from './project-lock.js';
+import { acquireProjectLock, type ProjectLock } from './project-lock.js';
 import { openSqlite, type SqliteDb } from './store/sqlite.js';
 import type { Logger } from './logger.js';
 
@@ -113,6 +113,17 @@ const DISABLED = (perms: PermissionRegistry): Principal => ({
 });
 
 export async function createApp(opts: BootOptions): Promise<BasinApp> {
+  // one process per project: a second server (or a writing CLI command) refuses to open it
+  const lock = acquireProjectLock(path.resolve(opts.projectDir));
+  try {
+    return await assembleApp(opts, lock);
+  } catch (e) {
+    lock.release();
+    throw e;
+  }
+}
+
+async function assembleApp(opts: BootOptions, lock: ProjectLock): Promise<BasinApp> {
   const projectDir = path.resolve(opts.projectDir);
   const plugins = orderPlugins([...(opts.plugins ?? (await loadPlugins(projectDir))), ...(opts.extraPlugins ?? [])]);
   for (const p of plugins) await p.prepare?.(projectDir);
@@ -135,15 +146,12 @@ export async function createApp(opts: BootOptions): Promise<BasinApp> {
   const events = new EventBus((event, err) => log.error({ err, event }, 'event listener failed'), () => clock.now());
 
   const warehouse = new Warehouse({ dbPath: config.resolve(config.platform.db_path), servingPath: config.resolve(config.platform.data_dir, 'serving.db') });
-  // one process per project: a second server (or a writing CLI command) refuses to open it
-  const lock = acquireProjectLock(projectDir);
   let stateDb: SqliteDb;
   try {
     await warehouse.open();
     stateDb = openSqlite(config.resolve('.basin', 'state.db'));
   } catch (e) {
     await warehouse.close().catch(() => {});
-    lock.release();
     throw e;
   }
 

@@ -22,11 +22,12 @@ export function installSlowBodyGuard(http: FastifyInstance, opts: BodyRateOption
   http.addHook('onRequest', async (req, reply) => {
     const raw = req.raw;
     const hasBody = Number(raw.headers['content-length'] ?? 0) > 0 || raw.headers['transfer-encoding'] !== undefined;
-    if (!hasBody || raw.complete) return;
     const socket = raw.socket;
+    // inject() has no real socket to count bytes on
+    if (!hasBody || raw.complete || typeof socket?.bytesRead !== 'number') return;
     let seen = socket.bytesRead;
     const timer = setInterval(() => {
-      if (raw.complete || socket.destroyed || reply.sent) return clearInterval(timer);
+      if (raw.complete || socket.destroyed || reply.sent || bodyRead.has(req)) return clearInterval(timer);
       const now = socket.bytesRead;
       if (now - seen >= opts.minBytesPerWindow) {
         seen = now;
@@ -42,4 +43,10 @@ export function installSlowBodyGuard(http: FastifyInstance, opts: BodyRateOption
     timer.unref();
     raw.once('close', () => clearInterval(timer));
   });
+  // the body has been parsed: the handler may take as long as it needs
+  http.addHook('preValidation', async (req) => {
+    bodyRead.add(req);
+  });
 }
+
+const bodyRead = new WeakSet<object>();
