@@ -51,7 +51,6 @@ async function load(base: string, make: () => [string, RequestInit]): Promise<{ 
 }
 
 const { app, sources } = await boot();
-let saturationDone = false;
 try {
   await app.warehouse.write(async (c) => {
     await c.run('CREATE SCHEMA IF NOT EXISTS raw_bench');
@@ -83,8 +82,6 @@ try {
 } finally {
   await app.close();
 }
-if (!saturationDone) await saturation();
-
 const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function timed(n: number, fn: () => Promise<Response>): Promise<number[]> {
@@ -101,7 +98,6 @@ async function timed(n: number, fn: () => Promise<Response>): Promise<number[]> 
 
 /** login and a non-query route, idle vs. every query slot busy; peak RSS under hostile queries */
 async function saturation(): Promise<void> {
-  saturationDone = true;
   const { default: query } = await import('@basin/plugin-query');
   const { default: auth, authRef } = await import('@basin/plugin-auth');
   const dir = makeProject();
@@ -117,14 +113,14 @@ async function saturation(): Promise<void> {
     await sat.warehouse.publishServingCopy();
     const base = await sat.listen({ host: '127.0.0.1', port: 0 });
     const login = () =>
-      fetch(`${base}api/auth/login`, {
+      fetch(`${base}/api/auth/login`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
         body: JSON.stringify({ email: 'bench@example.com', password: 'correct-horse-battery-staple-42' }),
       });
-    const noopGet = () => fetch(`${base}bench/noop`);
+    const noopGet = () => fetch(`${base}/bench/noop`);
     const q = (sql: string) =>
-      fetch(`${base}api/query`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify({ sql }) });
+      fetch(`${base}/api/query`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify({ sql }) });
     await timed(3, login);
     await timed(20, noopGet);
     const idleLogin = await timed(15, login);
@@ -162,3 +158,5 @@ async function saturation(): Promise<void> {
     await sat.close();
   }
 }
+
+await saturation();

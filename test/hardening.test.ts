@@ -120,6 +120,32 @@ describe('issue 12: Host and Origin checks, slow bodies, project lock', () => {
   });
 });
 
+describe('issue 12: /ws with auth disabled', () => {
+  test('a WebSocket from another origin or under a foreign Host is refused; a script without Origin connects', async () => {
+    const { default: WebSocket } = await import('ws');
+    const { default: realtime } = await import('@basin/plugin-realtime');
+    const dir = makeProject();
+    disableAuth(dir);
+    const app = await bootApp(dir, { plugins: [realtime, probe] });
+    try {
+      const base = (await app.listen({ host: '127.0.0.1', port: 0 })).replace(/^http/, 'ws');
+      const status = (headers: Record<string, string>) =>
+        new Promise<number>((resolve) => {
+          const ws = new WebSocket(`${base}/ws`, { headers });
+          ws.on('error', () => {});
+          ws.on('open', () => (ws.close(), resolve(101)));
+          ws.on('unexpected-response', (_req, res) => (ws.terminate(), resolve(res.statusCode ?? 0)));
+        });
+      assert.equal(await status({ origin: 'http://evil.example' }), 403);
+      assert.equal(await status({ host: 'evil.example' }), 403);
+      assert.equal(await status({}), 101);
+      assert.equal(await status({ origin: base.replace(/^ws/, 'http') }), 101);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('basin start: one server per project, shutdown with a deadline', () => {
   const freePort = () =>
     new Promise<number>((resolve) => {
