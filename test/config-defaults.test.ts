@@ -65,7 +65,7 @@ test('every platform, auth and api field gets the SPEC default', () => {
     query_max_response_bytes: 33554432,
     query_concurrency: 2,
     query_queue_size: 16,
-    query_memory_mb: 512,
+    query_memory_mb: 1024,
   });
   assert.deepEqual(p.plugins, []);
 });

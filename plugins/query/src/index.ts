@@ -20,7 +20,7 @@ export default definePlugin({
     const api = () => ctx.config.section<Partial<ApiSection> | undefined>('api') ?? {};
     const pool = new QueryPool(() => {
       const a = api();
-      return { size: a.query_concurrency ?? 2, queueSize: a.query_queue_size ?? 16, memoryMb: a.query_memory_mb ?? 512 };
+      return { size: a.query_concurrency ?? 2, queueSize: a.query_queue_size ?? 16, memoryMb: a.query_memory_mb ?? 1024 };
     }, ctx.log);
     ctx.onStop(() => pool.close());
 

@@ -1,5 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BasinError, type Logger } from '@basin/core';
@@ -144,6 +145,12 @@ export class QueryPool {
       this.pump();
     });
     child.on('error', (err) => this.log.warn({ err }, 'query process error'));
+    // a lower CPU priority: on a small machine busy query processes must not slow logins and page loads
+    try {
+      if (child.pid) os.setPriority(child.pid, 10);
+    } catch {
+      /* not permitted here: the process keeps the default priority */
+    }
     this.workers.push(worker);
     return worker;
   }

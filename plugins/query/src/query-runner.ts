@@ -43,33 +43,33 @@ export async function runQuery(engine: ReadOnlyInstance, job: QueryJob): Promise
     const result = await conn.stream(job.sql);
     const types = result.columnTypes();
     const columns = JSON.stringify(result.columnNames().map((name, i) => ({ name, type: types[i]!.toString() })));
-    // the fixed parts of the body: {"columns":…,"rows":[…],"row_count":n,"truncated":false,"truncated_reason":"bytes","elapsed_ms":…}
-    const overhead = columns.length + 128;
-    const parts: string[] = [];
-    let bytes = overhead;
+    // the body is written straight into one growing buffer (no array of row strings, no join, no copy)
+    const out = new ByteWriter(Math.min(job.maxBytes + 256, 64 * 1024), job.maxBytes + 256);
+    out.write(`{"columns":${columns},"rows":[`);
+    const limit = job.maxBytes - 128; // room for the tail
+    let rows = 0;
     let truncated: 'rows' | 'bytes' | null = null;
     fetch: for (;;) {
       const chunk = await result.fetchChunk();
       if (!chunk || chunk.rowCount === 0) break;
       // row by row: a chunk of wide rows is never converted whole
       for (let i = 0; i < chunk.rowCount; i++) {
-        if (parts.length === job.maxRows) {
+        if (rows === job.maxRows) {
           truncated = 'rows';
           break fetch;
         }
         const text = JSON.stringify(chunk.convertRowValues(i, queryValueConverter));
-        const size = Buffer.byteLength(text) + 1;
-        if (bytes + size > job.maxBytes) {
+        if (out.length + Buffer.byteLength(text) + 1 > limit) {
           truncated = 'bytes';
           break fetch;
         }
-        bytes += size;
-        parts.push(text);
+        out.write(rows === 0 ? text : `,${text}`);
+        rows++;
       }
     }
     const elapsed = Math.round((performance.now() - started) * 10) / 10;
-    const tail = `"row_count":${parts.length},"truncated":${truncated !== null},${truncated ? `"truncated_reason":"${truncated}",` : ''}"elapsed_ms":${elapsed}}`;
-    return Buffer.from(`{"columns":${columns},"rows":[${parts.join(',')}],${tail}`);
+    out.write(`],"row_count":${rows},"truncated":${truncated !== null},${truncated ? `"truncated_reason":"${truncated}",` : ''}"elapsed_ms":${elapsed}}`);
+    return out.bytes();
   } catch (e) {
     if (e instanceof QueryError) throw e;
     const err = fromDuckDbError(e as Error);
@@ -89,4 +89,28 @@ function fromDuckDbError(e: Error): QueryError {
   }
   if (/^INTERRUPT/i.test(message)) return new QueryError(400, 'query_timeout', 'The query was interrupted.');
   return new QueryError(400, 'query_failed', message);
+}
+
+/** An append-only UTF-8 buffer that doubles when full. */
+class ByteWriter {
+  private buf: Buffer;
+  length = 0;
+  constructor(
+    initial: number,
+    private readonly max: number,
+  ) {
+    this.buf = Buffer.allocUnsafe(initial);
+  }
+  write(text: string): void {
+    const need = this.length + Buffer.byteLength(text);
+    if (need > this.buf.length) {
+      const next = Buffer.allocUnsafe(Math.max(need, Math.min(this.buf.length * 2, this.max)));
+      this.buf.copy(next, 0, 0, this.length);
+      this.buf = next;
+    }
+    this.length += this.buf.write(text, this.length);
+  }
+  bytes(): Buffer {
+    return this.buf.subarray(0, this.length);
+  }
 }
