@@ -31,6 +31,7 @@ interface Waiting {
 }
 
 const RSS_POLL_MS = 50;
+const STARTUP_TIMEOUT_MS = 60_000;
 const PAGE_SIZE = 4096;
 
 /** Resident memory of a process in bytes, from /proc (Linux); null where that is not available. */
@@ -139,6 +140,13 @@ export class QueryPool {
       }),
     };
     worker.ready.catch(() => {});
+    // a process that never reports ready (a broken install) must not hold its queries forever
+    const startup = setTimeout(() => child.kill('SIGKILL'), STARTUP_TIMEOUT_MS);
+    startup.unref();
+    void worker.ready.then(
+      () => clearTimeout(startup),
+      () => clearTimeout(startup),
+    );
     child.once('exit', () => {
       const i = this.workers.indexOf(worker);
       if (i >= 0) this.workers.splice(i, 1);
@@ -172,7 +180,8 @@ export class QueryPool {
     try {
       return await new Promise<Buffer>((resolve, reject) => {
         onExit = (code, signal) => {
-          if (outcome === 'timeout') reject(timeoutError(timeoutSeconds));
+          if (this.closed) reject(new BasinError(503, 'shutting_down', 'The server is shutting down.'));
+          else if (outcome === 'timeout') reject(timeoutError(timeoutSeconds));
           else if (outcome === 'memory' || signal === 'SIGKILL') reject(memoryError(this.settings().memoryMb));
           else reject(new BasinError(400, 'query_failed', `The query process ended unexpectedly (${signal ?? `exit code ${code}`}).`));
         };
