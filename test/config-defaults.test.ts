@@ -58,7 +58,15 @@ test('every platform, auth and api field gets the SPEC default', () => {
     lockout: { max_attempts: 5, lockout_minutes: 15 },
     oauth_providers: {},
   });
-  assert.deepEqual(p.api, { query_max_rows: 10000, query_timeout_seconds: 30 });
+  assert.deepEqual(p.api, {
+    query_max_rows: 10000,
+    query_timeout_seconds: 30,
+    // Basin's additions (issue 12): response bytes, concurrency, queue, memory per query process
+    query_max_response_bytes: 33554432,
+    query_concurrency: 2,
+    query_queue_size: 16,
+    query_memory_mb: 1024,
+  });
   assert.deepEqual(p.plugins, []);
 });
 

@@ -12,13 +12,16 @@ import { ConfigLoadError, loadConfig, PROJECT_FILE } from './config/loader.js';
 import { BasinConfig } from './config/service.js';
 import type { ConfigFileSpec } from './config/types.js';
 import { buildServer } from './http/server.js';
+import type { BodyRateOptions } from './http/slow-body-guard.js';
 import { createRegistrar, RouteTable } from './http/routes.js';
+import { installHostOriginGuard } from './http/host-origin-guard.js';
 import type { Principal } from './http/principal.js';
 import { discoverWorkspacePackages, importPackage, resolveProjectPackages, type DiscoveredPackage } from './plugin/discovery.js';
 import { orderPlugins } from './plugin/order.js';
 import type { BasinPlugin, CompanionStatus, HealthContributor, PluginContext, StatusContributor, UiPage } from './plugin/types.js';
 import { coreServices, type ServiceRef } from './plugin/refs.js';
 import { Warehouse } from './store/warehouse.js';
+import { acquireProjectLock, type ProjectLock } from './project-lock.js';
 import { openSqlite, type SqliteDb } from './store/sqlite.js';
 import type { Logger } from './logger.js';
 
@@ -39,6 +42,8 @@ export interface BootOptions {
   notice?: (message: string) => void;
   /** set by the CLI's boot (ctx.launchedByCli) */
   launchedByCli?: boolean;
+  /** minimum request-body rate before 408 (tests shorten the window) */
+  bodyRate?: BodyRateOptions;
 }
 
 /** core's own config files: `.env` (read by config.env()) */
@@ -108,6 +113,17 @@ const DISABLED = (perms: PermissionRegistry): Principal => ({
 });
 
 export async function createApp(opts: BootOptions): Promise<BasinApp> {
+  // one process per project: a second server (or a writing CLI command) refuses to open it
+  const lock = acquireProjectLock(path.resolve(opts.projectDir));
+  try {
+    return await assembleApp(opts, lock);
+  } catch (e) {
+    lock.release();
+    throw e;
+  }
+}
+
+async function assembleApp(opts: BootOptions, lock: ProjectLock): Promise<BasinApp> {
   const projectDir = path.resolve(opts.projectDir);
   const plugins = orderPlugins([...(opts.plugins ?? (await loadPlugins(projectDir))), ...(opts.extraPlugins ?? [])]);
   for (const p of plugins) await p.prepare?.(projectDir);
@@ -125,7 +141,7 @@ export async function createApp(opts: BootOptions): Promise<BasinApp> {
 
   const clock = opts.clock ?? systemClock;
   const routeTable = new RouteTable();
-  const http = await buildServer({ logger: opts.logger ?? false, routeTable, version: BASIN_VERSION, title: 'Basin' });
+  const http = await buildServer({ logger: opts.logger ?? false, routeTable, version: BASIN_VERSION, title: 'Basin', bodyRate: opts.bodyRate });
   const log: Logger = http.log;
   const events = new EventBus((event, err) => log.error({ err, event }, 'event listener failed'), () => clock.now());
 
@@ -135,8 +151,14 @@ export async function createApp(opts: BootOptions): Promise<BasinApp> {
     autoPublish: true,
     onPublishError: (err) => log.error({ err }, 'publishing the serving copy failed; readers keep the previous copy'),
   });
-  await warehouse.open();
-  const stateDb = openSqlite(config.resolve('.basin', 'state.db'));
+  let stateDb: SqliteDb;
+  try {
+    await warehouse.open();
+    stateDb = openSqlite(config.resolve('.basin', 'state.db'));
+  } catch (e) {
+    await warehouse.close().catch(() => {});
+    throw e;
+  }
 
   const container = createContainer({ injectionMode: InjectionMode.PROXY, strict: true });
   const resolve = <T>(ref: { id: string; T?: T }): T => container.resolve<T>(ref.id);
@@ -155,6 +177,9 @@ export async function createApp(opts: BootOptions): Promise<BasinApp> {
     const auth = tryResolve(coreServices.authenticator);
     req.principal = auth ? await auth.authenticate(req) : DISABLED(permissions);
   });
+  // Host (DNS rebinding) and, with auth disabled, Origin for writes: after authentication, before plugins' hooks
+  let listenHost: string | null = null;
+  installHostOriginGuard(http, { listenHost: () => listenHost, isLoopback });
 
   const healthContributors: HealthContributor[] = [];
   const statusContributors: StatusContributor[] = [];
@@ -230,6 +255,7 @@ export async function createApp(opts: BootOptions): Promise<BasinApp> {
         throw new Error(`Authentication is disabled, so Basin may only listen on loopback (127.0.0.1 or ::1), not ${host}. Enable auth ("basin auth enable") or use --host 127.0.0.1.`);
       }
       await app.start();
+      listenHost = host;
       return http.listen({ host, port });
     },
     async close() {
@@ -247,6 +273,7 @@ export async function createApp(opts: BootOptions): Promise<BasinApp> {
       await warehouse.close();
       stateDb.close();
       await container.dispose();
+      lock.release();
     },
   };
   provide(coreServices.app, app);

@@ -1,4 +1,5 @@
 export * from './types.js';
+export { redactSecrets, secretForms, REDACTED } from './redact.js';
 export { resolveConfig } from './config.js';
 export { inferColumns } from './schema.js';
 export { declareSource, type SourceManifest } from './declare.js';

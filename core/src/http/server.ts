@@ -5,8 +5,11 @@ import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { REDACT_PATHS } from '../logger.js';
+import { loggerRedaction } from '../log-redaction.js';
 import { installErrorHandling } from './errors.js';
 import { guard } from './guard.js';
+import { strictBodyValidatorBuilder } from './validators.js';
+import { installSlowBodyGuard, type BodyRateOptions } from './slow-body-guard.js';
 import type { RouteTable } from './routes.js';
 
 const require = createRequire(import.meta.url);
@@ -19,20 +22,30 @@ export interface ServerOptions {
   /** requests allowed per second of body: default JSON body limit */
   bodyLimit?: number;
   trustProxy?: boolean;
+  /** minimum rate of a request body before 408 (slow-body-guard.ts); tests use a short window */
+  bodyRate?: BodyRateOptions;
 }
 
 /** Builds the fastify instance every plugin adds routes to: logging, cookies, guard, errors, OpenAPI. */
 export async function buildServer(opts: ServerOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: opts.logger === false ? false : { level: typeof opts.logger === 'object' ? opts.logger.level : 'info', redact: { paths: REDACT_PATHS, censor: '[redacted]' } },
+    logger:
+      opts.logger === false
+        ? false
+        : { level: typeof opts.logger === 'object' ? opts.logger.level : 'info', redact: { paths: REDACT_PATHS, censor: '[redacted]' }, ...loggerRedaction },
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false, useDefaults: true } },
+    // JSON bodies are validated without type coercion (validators.ts)
+    schemaController: { compilersFactory: { buildValidator: strictBodyValidatorBuilder() } },
     requestIdHeader: 'x-request-id',
+    // a backstop for the whole request (headers + body); slow bodies end much earlier (slow-body-guard.ts)
+    requestTimeout: 10 * 60_000,
     exposeHeadRoutes: false,
   });
   app.decorateRequest('principal', null);
   await app.register(cookie);
   installErrorHandling(app);
+  installSlowBodyGuard(app, opts.bodyRate);
 
   // Every route must declare its access; core's own documentation routes are public.
   app.addHook('onRoute', (route) => {

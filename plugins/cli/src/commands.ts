@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { CliExit, EXIT, formatIssue, validateProject, withExamples, type CliContext } from '@basin/core';
+import { CliExit, closeWithDeadline, EXIT, formatIssue, validateProject, withExamples, type CliContext } from '@basin/core';
 import { scaffoldProject } from './scaffold.js';
 
 export function registerCommands(cli: CliContext): void {
@@ -39,19 +39,22 @@ export function registerCommands(cli: CliContext): void {
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--log-level <level>', 'log level', 'info')
     .option('-d, --detach', 'run in the background (logs in .basin/logs/server.log; stop with "basin stop")')
+    .option('--shutdown-timeout <seconds>', 'after SIGTERM/SIGINT, exit after at most this long even if requests or jobs are still running', '20')
     .description('Start the Basin server')
-    .action(async (o: { project: string; port?: string; host: string; logLevel: string; detach?: boolean }) => {
+    .action(async (o: { project: string; port?: string; host: string; logLevel: string; shutdownTimeout: string; detach?: boolean }) => {
       if (o.detach) return (await import('./cli/server-process.js')).startDetached(cli, path.resolve(o.project), o);
       const started = Date.now();
       const app = await cli.boot({ projectDir: path.resolve(o.project), logger: { level: o.logLevel } });
       const port = o.port ? Number(o.port) : app.config.platform.port;
       let stopping = false;
+      const deadline = Math.max(1, Number(o.shutdownTimeout) || 20);
       const stop = async (signal: string) => {
-        if (stopping) return;
+        if (stopping) process.exit(1); // a second signal: stop now
         stopping = true;
-        out(`Received ${signal}; shutting down.`);
-        await app.close();
-        process.exit(0);
+        out(`Received ${signal}; shutting down (at most ${deadline} s).`);
+        const clean = await closeWithDeadline(app, deadline * 1000);
+        if (!clean) cli.stderr.write(`basin: shutdown did not finish within ${deadline} s; exiting anyway.\n`);
+        process.exit(clean ? 0 : 1);
       };
       process.on('SIGINT', () => void stop('SIGINT'));
       process.on('SIGTERM', () => void stop('SIGTERM'));

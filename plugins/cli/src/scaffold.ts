@@ -19,6 +19,7 @@ export const GITIGNORE = `# Basin: sensitive and generated files
 .basin/auth.db*
 .basin/state.db*
 .basin/secret.key
+.basin/basin.lock
 .basin/cloud_key*
 data/
 .venv-tx/

@@ -88,7 +88,9 @@ async function viaServerOrBoot(cli: CliContext, projectDir: string, call: { meth
   let serverUp = false;
   try {
     const r = await fetch(`${base}/api/status`, { signal: AbortSignal.timeout(1500) });
-    serverUp = r.ok;
+    // any Basin answer counts (a server without the platform plugin answers /api/status with its JSON 404):
+    // the project is open there, and a second process may not open it (project lock)
+    serverUp = r.ok || (r.headers.get('content-type') ?? '').includes('application/json');
   } catch {
     serverUp = false;
   }

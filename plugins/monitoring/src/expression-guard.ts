@@ -11,7 +11,12 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 
 export class ExpressionError extends Error {}
 
-const DENIED_FUNCTIONS = new Set(['query', 'query_table', 'json_execute_serialized_sql', 'getenv', 'current_setting', 'glob']);
+const DENIED_FUNCTIONS = new Set([
+  'query', 'query_table', 'json_execute_serialized_sql', 'getenv', 'current_setting', 'glob',
+  // a monitor runs on the warehouse in the server process: no list generators (len(range(1e9)) takes
+  // gigabytes) and nothing that only waits (issue 12)
+  'range', 'generate_series', 'sleep_ms', 'sleep',
+]);
 
 interface SelectNode {
   type: string;

@@ -1,10 +1,13 @@
+import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { coreServices, definePlugin } from '@basin/core';
+import { BasinError, coreServices, definePlugin } from '@basin/core';
 import { Type } from '@sinclair/typebox';
-import { ApiSection } from './config.js';
-import { executeQuery, MAX_SQL_BYTES } from './executor.js';
-import { ServingReader } from './serving-reader.js';
+import { ApiSection, DEFAULT_MAX_RESPONSE_BYTES } from './config.js';
+import { QueryPool } from './query-pool.js';
 import { registerQueryCommand } from './cli/query.js';
+
+/** How long a query waits for the warehouse to publish a copy holding the latest writes before answering from the previous one. */
+export const STALE_PUBLISH_WAIT_MS = 2000;
 
 /** a page module of this plugin (served by the web plugin with its folder, ctx.page) */
 const uiFile = (name: string): string => fileURLToPath(new URL(`../ui/${name}`, import.meta.url));
@@ -12,21 +15,23 @@ const uiFile = (name: string): string => fileURLToPath(new URL(`../ui/${name}`, 
 export { ApiSection } from './config.js';
 export { guardSelect, ALLOWED_TABLE_FUNCTIONS } from './sql-guard.js';
 export { statementKind } from './statement-kind.js';
-export type { QueryResult } from './executor.js';
 
-/** POST /api/query: one read-only SELECT on the serving copy (SPEC "Query"). */
+export const MAX_SQL_BYTES = 100 * 1024;
+
+/** POST /api/query: one read-only SELECT on the serving copy (SPEC "Query"), run in a query process. */
 export default definePlugin({
   name: 'query',
   configSections: [{ section: 'api', schema: ApiSection }],
   commands: registerQueryCommand,
   register(ctx) {
     ctx.page({ path: '/query', title: 'SQL', permission: 'query.execute', section: 'Data', order: 50, file: uiFile('query.js') });
-    const reader = new ServingReader(ctx.resolve(coreServices.warehouse), ctx.log);
-    ctx.onStop(() => reader.close());
-    const limits = () => {
-      const api = ctx.config.section<ApiSection | undefined>('api');
-      return { maxRows: api?.query_max_rows ?? 10000, timeoutSeconds: api?.query_timeout_seconds ?? 30 };
-    };
+    const warehouse = ctx.resolve(coreServices.warehouse);
+    const api = () => ctx.config.section<Partial<ApiSection> | undefined>('api') ?? {};
+    const pool = new QueryPool(() => {
+      const a = api();
+      return { size: a.query_concurrency ?? 2, queueSize: a.query_queue_size ?? 16, memoryMb: a.query_memory_mb ?? 1024 };
+    }, ctx.log);
+    ctx.onStop(() => pool.close());
 
     ctx.routes.post(
       '/api/query',
@@ -37,11 +42,28 @@ export default definePlugin({
         schema: {
           summary: 'Run one read-only SELECT against the serving copy of the warehouse',
           description:
-            'Exactly one SELECT (CTEs, set operations, subqueries); writes, DDL, ATTACH, COPY, SET, PRAGMA, INSTALL/LOAD, EXPORT and file-reading functions are refused with 400 query_not_allowed. At most api.query_max_rows rows (truncated: true beyond), SQL at most 100 KB (413), stopped after api.query_timeout_seconds (400 query_timeout).',
+            'Exactly one SELECT (CTEs, set operations, subqueries); writes, DDL, ATTACH, COPY, SET, PRAGMA, INSTALL/LOAD, EXPORT, file-reading and sleeping functions are refused with 400 query_not_allowed. At most api.query_max_rows rows and api.query_max_response_bytes of JSON (truncated: true and truncated_reason beyond), SQL at most 100 KB (413), stopped after api.query_timeout_seconds (400 query_timeout) or over api.query_memory_mb (400 query_resource_limit); 503 query_busy when every query slot is taken and the queue is full.',
           body: Type.Object({ sql: Type.String({ description: 'one SELECT statement' }) }),
         },
       },
-      async (req) => executeQuery(reader, req.body.sql as string, limits()),
+      async (req, reply) => {
+        const sql = req.body.sql as string;
+        const bytes = Buffer.byteLength(sql, 'utf8');
+        if (bytes > MAX_SQL_BYTES) {
+          throw new BasinError(413, 'payload_too_large', `The SQL is ${bytes} bytes; at most ${MAX_SQL_BYTES} bytes (100 KB) are accepted.`, { limit_bytes: MAX_SQL_BYTES, bytes });
+        }
+        // the warehouse alone publishes the copy; a query waits a little for a publish under way and never writes (issue 11)
+        await warehouse.servingCopyReady(STALE_PUBLISH_WAIT_MS);
+        if (!fs.existsSync(warehouse.servingPath)) {
+          throw new BasinError(503, 'serving_copy_unavailable', 'The read-only copy of the warehouse is not available yet; retry shortly.');
+        }
+        const a = api();
+        const body = await pool.run(
+          { sql, file: warehouse.servingPath, maxRows: a.query_max_rows ?? 10000, maxBytes: a.query_max_response_bytes ?? DEFAULT_MAX_RESPONSE_BYTES },
+          a.query_timeout_seconds ?? 30,
+        );
+        return reply.type('application/json; charset=utf-8').send(body);
+      },
     );
   },
 });

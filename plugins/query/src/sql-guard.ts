@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { BasinError } from '@basin/core';
+import { QueryError } from './query-error.js';
 import { statementKind } from './statement-kind.js';
 
 /**
@@ -19,13 +19,17 @@ export const ALLOWED_TABLE_FUNCTIONS = new Set([
 ]);
 
 /** Scalar functions refused anywhere: they run SQL from a string, read the environment or files. */
-const DENIED_FUNCTIONS = new Set(['query', 'query_table', 'json_execute_serialized_sql', 'getenv', 'current_setting', 'read_text', 'read_blob']);
+const DENIED_FUNCTIONS = new Set([
+  'query', 'query_table', 'json_execute_serialized_sql', 'getenv', 'current_setting', 'read_text', 'read_blob',
+  // they hold a query slot without doing work (four of them froze the server before queries had their own processes)
+  'sleep_ms', 'sleep',
+]);
 
 /** A table name that DuckDB would treat as a file to scan (`FROM '/etc/passwd'`, `FROM 'x.csv'`). */
 const FILE_LIKE = /[/\\:*?~]|\.[A-Za-z0-9]{1,10}$/;
 
-const notAllowed = (message: string, details: Record<string, unknown>) => new BasinError(400, 'query_not_allowed', message, details);
-export const invalidSql = (message: string) => new BasinError(400, 'invalid_sql', `The SQL does not parse: ${message}`);
+const notAllowed = (message: string, details: Record<string, unknown>) => new QueryError(400, 'query_not_allowed', message, details);
+export const invalidSql = (message: string) => new QueryError(400, 'invalid_sql', `The SQL does not parse: ${message}`);
 
 interface SerializedSql {
   error: boolean;
@@ -34,7 +38,17 @@ interface SerializedSql {
   statements?: unknown[];
 }
 
-export async function guardSelect(conn: DuckDBConnection, sql: string): Promise<void> {
+/**
+ * DuckDB binds a table function named without parentheses (`FROM duckdb_databases`, even
+ * `FROM main.pragma_database_list`) when no table of that name exists: such a name is checked
+ * against the catalog, and refused unless it is a real table or view.
+ */
+export interface BareName {
+  schema: string;
+  name: string;
+}
+
+export async function guardSelect(conn: DuckDBConnection, sql: string, tableFunctions?: ReadonlySet<string>): Promise<void> {
   if (!sql.trim()) throw invalidSql('the statement is empty.');
   let count: number;
   try {
@@ -63,11 +77,24 @@ export async function guardSelect(conn: DuckDBConnection, sql: string): Promise<
   if (!parsed.statements || parsed.statements.length !== 1) {
     throw notAllowed('Exactly one statement is allowed.', { statement_count: parsed.statements?.length ?? 0 });
   }
-  walkTree(parsed.statements[0]);
+  const bare: BareName[] = [];
+  const suspicious = (n: string) => tableFunctions?.has(n) || n.startsWith('duckdb_') || n.startsWith('pragma_');
+  walkTree(parsed.statements[0], (b) => (suspicious(b.name.toLowerCase()) ? bare.push(b) : undefined));
+  for (const b of bare) {
+    const fn = b.name.toLowerCase();
+    if (ALLOWED_TABLE_FUNCTIONS.has(fn)) continue;
+    const found = await conn.runAndReadAll(
+      // DuckDB's own views of the same names (duckdb_databases, pragma_database_list) are internal
+      `SELECT 1 FROM duckdb_tables() WHERE NOT internal AND lower(table_name) = $1 AND ($2 = '' OR lower(schema_name) = $2)
+       UNION ALL SELECT 1 FROM duckdb_views() WHERE NOT internal AND lower(view_name) = $1 AND ($2 = '' OR lower(schema_name) = $2) LIMIT 1`,
+      [fn, b.schema.toLowerCase()],
+    );
+    if (found.currentRowCount === 0) throw notAllowed(`The table function ${fn} is not allowed in queries (it is called here without parentheses).`, { function: fn });
+  }
 }
 
 /** Iterative walk (the tree may be deep) over every object of the serialized statement. */
-export function walkTree(root: unknown): void {
+export function walkTree(root: unknown, onBaseTable?: (b: BareName) => void): void {
   const stack: unknown[] = [root];
   while (stack.length) {
     const node = stack.pop();
@@ -90,6 +117,7 @@ export function walkTree(root: unknown): void {
     if (o.type === 'BASE_TABLE' && typeof o.table_name === 'string' && FILE_LIKE.test(o.table_name)) {
       throw notAllowed(`"${o.table_name}" looks like a file path; reading files is not allowed in queries.`, { table: o.table_name });
     }
+    if (o.type === 'BASE_TABLE' && typeof o.table_name === 'string') onBaseTable?.({ schema: String(o.schema_name ?? ''), name: o.table_name });
     for (const v of Object.values(o)) if (v && typeof v === 'object') stack.push(v);
   }
 }

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BasinApp } from '@basin/core';
 import { bootQueryApp, query, seedShop } from './helpers.js';
-import { ServingReader } from '../src/serving-reader.js';
+import { ReadOnlyInstance } from '../src/read-only-instance.js';
 
 describe('POST /api/query answers analytical SELECTs', () => {
   let app: BasinApp;
@@ -127,8 +127,8 @@ describe('POST /api/query answers analytical SELECTs', () => {
   });
 
   test('the read-only connection itself refuses file access, settings, ATTACH and writes (without the guard)', async () => {
-    const reader = new ServingReader(app.warehouse, app.http.log);
-    const lease = await reader.acquire();
+    const engine = new ReadOnlyInstance({ memoryLimitMb: 256, threads: 1 });
+    const conn = await engine.connection(app.warehouse.servingPath);
     try {
       for (const sql of [
         "SELECT * FROM read_text('/etc/passwd')",
@@ -141,13 +141,12 @@ describe('POST /api/query answers analytical SELECTs', () => {
         "COPY raw.customers TO '/tmp/basin-should-not-exist.csv'",
         'INSTALL httpfs',
       ]) {
-        await assert.rejects(lease.conn.run(sql), (e: Error) => /Permission|read-only|disabled|lock|Cannot|not allowed|Catalog/i.test(e.message), sql);
+        await assert.rejects(conn.run(sql), (e: Error) => /Permission|read-only|disabled|lock|Cannot|not allowed|Catalog/i.test(e.message), sql);
       }
       assert.equal(fs.existsSync('/tmp/basin-should-not-exist.db'), false);
       assert.equal(fs.existsSync('/tmp/basin-should-not-exist.csv'), false);
     } finally {
-      lease.release();
-      reader.close();
+      engine.close();
     }
   });
 });

@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { BasinApp } from '@basin/core';
 import { bootApp, disableAuth, makeProject } from '@basin/test';
-import queryPlugin from '../src/index.js';
+import queryPlugin, { type ApiSection } from '../src/index.js';
 
 /** A project with the query plugin only (auth disabled) and the given `api` section. */
-export async function bootQueryApp(api: { query_max_rows?: number; query_timeout_seconds?: number } = {}): Promise<BasinApp> {
+export async function bootQueryApp(api: Partial<Record<keyof ApiSection, number>> = {}): Promise<BasinApp> {
   const dir = makeProject();
   disableAuth(dir);
   const lines = Object.entries(api).map(([k, v]) => `  ${k}: ${v}`);

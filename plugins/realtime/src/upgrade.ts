@@ -2,6 +2,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocketServer } from 'ws';
 import type { Authenticator, Logger, PermissionRegistry, Principal } from '@basin/core';
+import { allowedHostsFromEnv, hostnameOf, isLoopbackName } from '@basin/core';
 import type { WsHub } from './hub.js';
 
 export const WS_PATH = '/ws';
@@ -55,11 +56,18 @@ export function attachUpgrade(d: UpgradeDeps): { close(): void } {
       return;
     }
     socket.on('error', () => socket.destroy());
+    // the same Host rule as HTTP (core's host-origin-guard): a loopback server answers loopback names only
+    const bound = d.server.address();
+    const name = hostnameOf(req.headers.host);
+    if (bound && typeof bound === 'object' && isLoopbackName(bound.address) && !isLoopbackName(name) && !allowedHostsFromEnv().includes(name)) {
+      return refuse(socket, 403, 'host_not_allowed', `This server answers on loopback names only, not "${name}".`);
+    }
     authenticate(req)
       .then((p) => {
         if (!p || p.partial) return refuse(socket, 401, 'not_authenticated', 'Authentication required: log in or send an API key as "Authorization: Bearer <key>".');
         if (p.pending) return refuse(socket, 403, 'forbidden', 'Finish setting up your account (2FA or password change) first.');
-        if (p.kind === 'session' && foreignOrigin(req)) return refuse(socket, 403, 'csrf_rejected', 'WebSocket connections with a session cookie must come from this server’s own origin.');
+        // with auth disabled there is no cookie to check, so a page on another origin could otherwise read the events
+        if ((p.kind === 'session' || p.kind === 'auth_disabled') && foreignOrigin(req)) return refuse(socket, 403, 'csrf_rejected', 'WebSocket connections with a session cookie must come from this server’s own origin.');
         if (d.hub.full()) return refuse(socket, 503, 'too_many_connections', 'Too many live connections; retry later.');
         return server().then((w) => w.handleUpgrade(req, socket, head, (ws) => d.hub.add(ws, p)));
       })

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { BasinConfig } from '@basin/core';
 import type { SourceEntry } from '@basin/plugin-sources/contract';
-import { SourceError, type SourceContext, type SourceLogger } from '@basin/sdk';
+import { redactSecrets, SourceError, type SourceContext, type SourceLogger } from '@basin/sdk';
 
 export interface ContextInput {
   config: BasinConfig;
@@ -21,6 +21,17 @@ const asDate = (v: unknown): string | undefined => {
   if (typeof v === 'string' && v) return v.slice(0, 10);
   return undefined;
 };
+
+/**
+ * Every secret value a source was given in this process (bounded): the server log masks them, in
+ * every encoding, through core's log redactor (registered by the plugin), whatever code logs them.
+ */
+export const knownSecrets = new Set<string>();
+const KNOWN_SECRETS_MAX = 2000;
+function remember(into: Set<string>, v: string): void {
+  into.add(v);
+  if (knownSecrets.size < KNOWN_SECRETS_MAX) knownSecrets.add(v);
+}
 
 /** Builds what a source's check/discover/read receives. Secrets resolve lazily, so only used ones must exist. */
 export function buildSourceContext(i: ContextInput): SourceContext {
@@ -44,7 +55,7 @@ export function buildSourceContext(i: ContextInput): SourceContext {
           { variable: name },
         );
       }
-      i.secrets.add(v);
+      remember(i.secrets, v);
       return v;
     },
     credentials,
@@ -61,13 +72,11 @@ export function buildSourceContext(i: ContextInput): SourceContext {
 }
 
 function collectStrings(v: unknown, into: Set<string>): void {
-  if (typeof v === 'string' && v.length >= 4) into.add(v);
+  if (typeof v === 'string' && v.length >= 4) remember(into, v);
   else if (v && typeof v === 'object') for (const x of Object.values(v)) collectStrings(x, into);
 }
 
 /** Replaces every known secret value in a message (error text from a vendor may echo a token). */
 export function redact(message: string, secrets: Set<string>): string {
-  let out = message;
-  for (const s of secrets) if (s.length >= 4) out = out.split(s).join('********');
-  return out;
+  return redactSecrets(message, secrets);
 }

@@ -1,12 +1,14 @@
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import multipart from '@fastify/multipart';
-import { coreServices, definePlugin, removeServerInfo, writeServerInfo, type PluginContext } from '@basin/core';
+import { addLogRedactor, coreServices, definePlugin, removeServerInfo, writeServerInfo, type PluginContext } from '@basin/core';
+import { redactSecrets } from '@basin/sdk';
 import { Type } from '@sinclair/typebox';
 import { rawSchema, sourceRegistryRef, sourcesConfigRef, sourceStatusPoint } from '@basin/plugin-sources/contract';
 import { registerSyncCommands } from './cli/commands.js';
 import { syncEngineRef, syncHistoryRef, syncLoadHooksPoint } from './contract.js';
 import { SyncEngineImpl } from './engine.js';
+import { knownSecrets } from './context.js';
 import { registerFileRoutes, type UploadsSection } from './routes/files.js';
 import { registerLogRoutes } from './routes/logs.js';
 import { registerSourceAdminRoutes } from './routes/source-admin.js';
@@ -62,6 +64,9 @@ export default definePlugin({
       log: ctx.log,
     });
     await engine.recover();
+    // the server log masks every credential a source was given, in every encoding, whoever logs it
+    const unregisterRedactor = addLogRedactor((text) => redactSecrets(text, knownSecrets));
+    ctx.onStop(() => void unregisterRedactor());
     const watcher = new FileWatcher(ctx.config, sources, engine, ctx.log);
 
     ctx.provide(syncEngineRef, engine);

@@ -1,3 +1,4 @@
+import { redactSecrets } from '../redact.js';
 import { SourceError } from '../types.js';
 import { googleServiceAccount } from './google-jwt.js';
 
@@ -87,11 +88,8 @@ export function createAuthenticator(spec: AuthSpec, deps: AuthDeps): Authenticat
     if (v) revealed.add(v);
     return v;
   };
-  const redact = (text: string) => {
-    let out = text;
-    for (const s of revealed) if (s.length >= 3) out = out.split(s).join('***');
-    return out;
-  };
+  // every encoding of every credential used so far (URL-encoded in a query, base64 in Basic, JSON-escaped)
+  const redact = (text: string) => redactSecrets(text, revealed);
   switch (spec.kind) {
     case 'none':
       return { kind: 'none', apply: async () => {}, invalidate: () => false, hint: () => 'the API credentials (auth_type is none)', redact };
@@ -119,10 +117,9 @@ export function createAuthenticator(spec: AuthSpec, deps: AuthDeps): Authenticat
       return {
         kind: 'basic',
         apply: async (_u, h) => {
-          const user = spec.username ?? secret(spec.usernameEnv);
-          const pass = spec.password ?? secret(spec.passwordEnv);
-          const token = Buffer.from(`${user}:${pass}`).toString('base64');
-          revealed.add(token);
+          const pair = `${spec.username ?? secret(spec.usernameEnv)}:${spec.password ?? secret(spec.passwordEnv)}`;
+          revealed.add(pair); // its base64 form is the token
+          const token = Buffer.from(pair).toString('base64');
           h.set('Authorization', `Basic ${token}`);
         },
         invalidate: () => false,
