@@ -1,4 +1,5 @@
 export * from './types.js';
+export * from './oauth.js';
 export { resolveConfig } from './config.js';
 export { inferColumns } from './schema.js';
 export { declareSource, type SourceManifest } from './declare.js';

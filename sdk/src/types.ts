@@ -1,4 +1,5 @@
 import type { Static, TSchema } from '@sinclair/typebox';
+import type { OAuthProviderManifest, OAuthToken } from './oauth.js';
 
 export type SourceCategory = 'files' | 'api' | 'database' | 'saas' | 'crm' | 'marketing' | 'analytics' | 'support' | 'productivity' | 'stream' | 'payments' | 'engineering' | 'custom' | (string & {});
 export type AuthKind = 'none' | 'apiKey' | 'oauth2' | 'basic' | 'serviceAccount';
@@ -67,6 +68,11 @@ export interface SourceContext<C = Record<string, unknown>> {
   log: SourceLogger;
   /** fetch to use (tests may inject one); defaults to global fetch */
   fetch: typeof fetch;
+  /**
+   * the current access token of this source type's provider OAuth connection (oauth2 sources),
+   * refreshed by the platform before it expires; fails with `oauth_not_connected` when there is none
+   */
+  oauthToken(): Promise<OAuthToken>;
 }
 
 export interface ConfigProblem {
@@ -94,6 +100,8 @@ export interface SourceDefinition<S extends TSchema = TSchema> {
   resources?: ResourceSpec[];
   /** resources read when the config names none */
   defaultResources?: string[];
+  /** for `authKind: 'oauth2'`: where the provider's authorization and token endpoints are */
+  oauth?: OAuthProviderManifest;
   /** runtime not implemented yet: a sync fails with not_implemented naming the type */
   implemented?: boolean;
   docs?: string;

@@ -25,7 +25,13 @@ export interface SecretActor {
   via: 'api' | 'cli';
 }
 
-export type SecretAudit = (action: 'secret.set' | 'secret.unset' | 'secret.rotate', actor: SecretActor, key: string | null, details: Record<string, unknown>) => void;
+export type SecretAudit = (
+  action: 'secret.set' | 'secret.unset' | 'secret.rotate' | 'oauth.connect_started' | 'oauth.connect' | 'oauth.disconnect',
+  actor: SecretActor,
+  key: string | null,
+  details: Record<string, unknown>,
+  outcome?: 'success' | 'failure',
+) => void;
 
 /**
  * The project's `.env`: read, set and unset one variable at a time. Every write replaces the file

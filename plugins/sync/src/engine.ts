@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import { BasinError, errors, literal, type BasinConfig, type Clock, type EventBus, type Logger, type Warehouse } from '@basin/core';
 import type { SourceEntry, SourceRegistry } from '@basin/plugin-sources/contract';
-import { notImplemented, SourceError, type ResourceSpec, type SourceDefinition, type SourceLogger } from '@basin/sdk';
+import { notImplemented, SourceError, type OAuthToken, type ResourceSpec, type SourceDefinition, type SourceLogger } from '@basin/sdk';
 import { buildSourceContext, redact } from './context.js';
 import { committedSyncIds, dropStaleStaging, LoadSession } from './loader.js';
 import { findSource, sourceBlock } from './source-config.js';
@@ -26,6 +26,8 @@ export interface EngineDeps {
   log: Logger;
   /** DuckDB memory limit while a load statement runs (sync.load_memory_limit_mb); null = DuckDB's own */
   loadMemoryLimitMb?: number | null;
+  /** provider OAuth tokens for oauth2 source types (the secrets plugin's, through the sources contract) */
+  oauthToken?: (sourceType: string) => Promise<OAuthToken>;
 }
 
 const iso = (d: Date) => d.toISOString();
@@ -186,6 +188,7 @@ export class SyncEngineImpl implements SyncEngine {
         signal: controller.signal,
         log,
         secrets,
+        oauthToken: this.d.oauthToken,
       });
       const resources = await this.resources(def, ctx, sourceBlock(entry, registry));
       const state = fullRefresh ? {} : store.state(record.source);

@@ -2,7 +2,8 @@ import type { AddressInfo } from 'node:net';
 import multipart from '@fastify/multipart';
 import { coreServices, definePlugin, removeServerInfo, writeServerInfo, type PluginContext } from '@basin/core';
 import { Type } from '@sinclair/typebox';
-import { sourceRegistryRef } from '@basin/plugin-sources/contract';
+import { sourceOAuthRef, sourceRegistryRef } from '@basin/plugin-sources/contract';
+import { notConnected } from '@basin/sdk';
 import { registerSyncCommands } from './cli/commands.js';
 import { syncEngineRef, syncHistoryRef, syncLoadHooksPoint } from './contract.js';
 import { SyncEngineImpl } from './engine.js';
@@ -50,6 +51,11 @@ export default definePlugin({
       events: ctx.events,
       clock: ctx.clock,
       log: ctx.log,
+      // resolved at sync time: the secrets plugin may register after this one
+      oauthToken: (type) => {
+        const tokens = ctx.tryResolve(sourceOAuthRef);
+        return tokens ? tokens.token(type) : notConnected(type)();
+      },
       loadMemoryLimitMb: ctx.config.section<{ load_memory_limit_mb?: number | null } | undefined>('sync')?.load_memory_limit_mb === null ? null : (ctx.config.section<{ load_memory_limit_mb?: number }>('sync')?.load_memory_limit_mb ?? 192),
     });
     await engine.recover();
