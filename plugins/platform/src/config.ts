@@ -21,6 +21,12 @@ export const CloudFile = Type.Object(
           region: Type.Optional(Type.String()),
           access_key_env: Type.String({ default: 'OBJECT_STORE_ACCESS_KEY' }),
           secret_key_env: Type.String({ default: 'OBJECT_STORE_SECRET_KEY' }),
+          /** beyond SPEC: the S3-compatible endpoint (default: the hosted provider's for the region, or AWS for byos) */
+          endpoint: Type.Optional(Type.String({ format: 'uri', pattern: '^https?://' })),
+          /** beyond SPEC: key prefix of Basin's backups in the bucket */
+          prefix: Type.String({ default: 'basin-backups/', pattern: '^([A-Za-z0-9._-]+/)*$' }),
+          /** beyond SPEC: path-style URLs (MinIO and most self-hosted S3 servers need them) */
+          force_path_style: Type.Boolean({ default: false }),
         },
         { additionalProperties: false },
       ),

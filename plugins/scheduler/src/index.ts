@@ -4,7 +4,7 @@ import { sourceStatusPoint } from '@basin/plugin-sources/contract';
 import { syncEngineRef } from '@basin/plugin-sync/contract';
 import { txRunnerRef } from '@basin/plugin-transform/contract';
 import { schedulesFileSpec, type SchedulesFile } from './config.js';
-import { schedulerRef, type SchedulerView } from './contract.js';
+import { scheduleJobTypesPoint, schedulerRef, type ScheduleJobRunner, type SchedulerView } from './contract.js';
 import { registerScheduleRoutes } from './routes.js';
 import { Scheduler } from './scheduler.js';
 import { JobStore } from './store.js';
@@ -24,6 +24,8 @@ export default definePlugin({
   configFiles: [schedulesFileSpec],
   register(ctx) {
     const store = new JobStore(ctx.resolve(coreServices.stateDb));
+    const jobTypes = new Map<string, ScheduleJobRunner>();
+    ctx.provideExtensionPoint(scheduleJobTypesPoint, { contribute: (type, runner) => void jobTypes.set(type, runner) });
     const scheduler = new Scheduler({
       projectDir: ctx.config.projectDir,
       initial: ctx.config.file<SchedulesFile>('schedules'),
@@ -37,6 +39,7 @@ export default definePlugin({
         syncEngine: () => ctx.tryResolve(syncEngineRef),
         txRunner: () => ctx.tryResolve(txRunnerRef),
         attentionSources: async () => (await ctx.tryResolve(governanceRef)?.attentionSources()) ?? new Set<string>(),
+        jobType: (type) => jobTypes.get(type),
       },
     });
     ctx.provide(schedulerRef, scheduler);
