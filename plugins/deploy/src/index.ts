@@ -2,6 +2,7 @@ import { coreServices, definePlugin } from '@basin/core';
 import type { SourcesFile } from '@basin/plugin-sources/contract';
 import { syncEngineRef } from '@basin/plugin-sync/contract';
 import { initialSyncRef, INITIAL_SYNC_EVENTS } from './contract.js';
+import { registerDeployCommand } from './byos/cli.js';
 import { registerInitialSyncCommands } from './initial-sync/cli.js';
 import { DeployTokens } from './initial-sync/deploy-token.js';
 import { INITIAL_SYNC_PERMISSION, registerInitialSyncRoutes } from './initial-sync/routes.js';
@@ -19,6 +20,7 @@ export default definePlugin({
   permissions: [{ name: INITIAL_SYNC_PERMISSION, roles: ['admin'] }],
   commands(cli) {
     registerInitialSyncCommands(cli);
+    registerDeployCommand(cli);
   },
   register(ctx) {
     ctx.events.declare(...INITIAL_SYNC_EVENTS);

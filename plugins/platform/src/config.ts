@@ -13,6 +13,10 @@ export const CloudFile = Type.Object(
     domain: Type.Optional(Type.String()),
     ssh_key_path: Type.String({ default: '.basin/cloud_key' }),
     ssh_key_id: Type.Optional(Type.Integer()),
+    /** beyond SPEC: the SSH login and port of the server, and where Basin lives there */
+    ssh_user: Type.String({ default: 'root', pattern: '^[a-z_][a-z0-9_-]*$' }),
+    ssh_port: Type.Integer({ minimum: 1, maximum: 65535, default: 22 }),
+    remote_dir: Type.String({ default: '/opt/basin', pattern: '^/[A-Za-z0-9._/-]+$' }),
     deploy_branch: Type.String({ default: 'main' }),
     object_store: Type.Optional(
       Type.Object(

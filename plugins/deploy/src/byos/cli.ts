@@ -1,0 +1,94 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CliExit, EXIT, isBasinError, type CliContext } from '@basin/core';
+import { DeployError, deploySteps, probe, type DeployTarget } from './plan.js';
+
+interface CloudFile {
+  provider: string;
+  server_ip?: string;
+  domain?: string;
+  ssh_key_path: string;
+  ssh_user: string;
+  ssh_port: number;
+  remote_dir: string;
+  deploy_branch: string;
+}
+
+/** the Basin install this command runs from (src/ and dist/ are both three levels under it) */
+const installRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
+
+/** `basin deploy` for provider byos: any SSH host (cloud.yml server_ip, ssh_user, ssh_port, ssh_key_path). */
+export function registerDeployCommand(cli: CliContext): void {
+  const out = (s: string): void => void cli.stdout.write(`${s}\n`);
+  cli.program
+    .command('deploy')
+    .description('Deploy the project and this Basin release to the server in .basin/cloud.yml (provider byos: any SSH host)')
+    .option('--dry-run', 'print every step and its command without running anything')
+    .option('--host <host>', 'the server (default: cloud.yml server_ip)')
+    .option('--reuse-install <dir>', 'a Basin install of this same release already on the server: link it instead of uploading the release and running setup there')
+    .option('--project <dir>', 'project directory', process.cwd())
+    .action(async (o: { dryRun?: boolean; host?: string; reuseInstall?: string; project: string }) => {
+      const projectDir = path.resolve(o.project);
+      const app = await cli.boot({ projectDir }).catch((e) => {
+        if (isBasinError(e)) throw new CliExit(EXIT.failure, `basin deploy: ${e.message}`);
+        throw e;
+      });
+      let cloud: CloudFile;
+      let port: number;
+      let dbPath: string;
+      let dataDir: string;
+      try {
+        cloud = app.config.file<CloudFile>('cloud');
+        port = app.config.platform.port;
+        dbPath = app.config.platform.db_path;
+        dataDir = app.config.platform.data_dir;
+      } finally {
+        await app.close();
+      }
+      if (cloud.provider !== 'byos') throw new CliExit(EXIT.failure, `basin deploy: provider "${cloud.provider}" provisioning is not available yet; set provider: byos and server_ip in .basin/cloud.yml to deploy to a server you have.`);
+      const host = o.host ?? cloud.server_ip;
+      if (!host) throw new CliExit(EXIT.failure, 'basin deploy: no server; set server_ip in .basin/cloud.yml or pass --host.');
+      const keyPath = path.resolve(projectDir, cloud.ssh_key_path);
+      if (!o.dryRun && !fs.existsSync(keyPath)) throw new CliExit(EXIT.failure, `basin deploy: the SSH key ${cloud.ssh_key_path} does not exist; create one (ssh-keygen -t ed25519 -f ${cloud.ssh_key_path}) and add its .pub to the server's authorized_keys.`);
+      const target: DeployTarget = {
+        ssh: { host, user: cloud.ssh_user, port: cloud.ssh_port, keyPath, knownHosts: path.join(projectDir, '.basin', 'known_hosts') },
+        projectDir,
+        remoteDir: cloud.remote_dir,
+        port,
+        domain: cloud.domain ?? null,
+        branch: cloud.deploy_branch,
+        dbPath,
+        dataDir,
+        installRoot,
+        reuseInstall: o.reuseInstall ?? null,
+        dev: !!process.env.BASIN_DEV,
+      };
+      try {
+        const facts = o.dryRun ? { systemd: true, firstDeploy: true } : await probe(target);
+        const steps = deploySteps(target, facts, out);
+        out(`${o.dryRun ? 'Dry run: would deploy' : 'Deploying'} ${projectDir} to ${target.ssh.user}@${host}:${target.remoteDir} (${facts.systemd ? 'systemd' : 'supervised process'}${target.domain ? `, https://${target.domain}` : ''})${o.dryRun ? '; on a host without systemd a supervised process replaces the unit' : ''}.`);
+        let token: string | null = null;
+        for (const [i, s] of steps.entries()) {
+          out(`[${i + 1}/${steps.length}] ${s.title}`);
+          if (o.dryRun) {
+            out(`    $ ${s.command}`);
+            continue;
+          }
+          const r = await s.run();
+          if (typeof r === 'string') token = r;
+        }
+        if (o.dryRun) return out('Nothing was changed.');
+        const base = target.domain ? `https://${target.domain}` : `http://${host}:${port}`;
+        out(`Basin is running at ${base}/`);
+        if (token) {
+          out('One-time deploy token for the initial sync (shown once, valid 24 hours):');
+          out(token);
+          out(`Start it with: curl -X POST -H "X-Basin-Deploy-Token: <token>" ${base}/api/initial-sync/start`);
+        }
+      } catch (e) {
+        if (e instanceof DeployError) throw new CliExit(EXIT.failure, `basin deploy: ${e.message}`);
+        throw e;
+      }
+    });
+}
