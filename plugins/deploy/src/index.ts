@@ -3,6 +3,7 @@ import type { SourcesFile } from '@basin/plugin-sources/contract';
 import { syncEngineRef } from '@basin/plugin-sync/contract';
 import { initialSyncRef, INITIAL_SYNC_EVENTS } from './contract.js';
 import { registerDeployCommand } from './byos/cli.js';
+import { registerCloudCommands } from './hosted/cli.js';
 import { registerInitialSyncCommands } from './initial-sync/cli.js';
 import { DeployTokens } from './initial-sync/deploy-token.js';
 import { INITIAL_SYNC_PERMISSION, registerInitialSyncRoutes } from './initial-sync/routes.js';
@@ -12,6 +13,8 @@ export { DeployTokens, DEPLOY_TOKEN_PREFIX } from './initial-sync/deploy-token.j
 export { InitialSync } from './initial-sync/runner.js';
 export { DEPLOY_TOKEN_HEADER } from './initial-sync/routes.js';
 export { initialSyncRef } from './contract.js';
+export { DigitalOceanClient, ProviderError } from './hosted/do-client.js';
+export { provision, teardown, updateCloudFile } from './hosted/provision.js';
 
 /** Deployment to a server (`basin deploy`) and the initial sync of a fresh server (SPEC "Initial sync"). */
 export default definePlugin({
@@ -21,6 +24,7 @@ export default definePlugin({
   commands(cli) {
     registerInitialSyncCommands(cli);
     registerDeployCommand(cli);
+    registerCloudCommands(cli);
   },
   register(ctx) {
     ctx.events.declare(...INITIAL_SYNC_EVENTS);

@@ -3,8 +3,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliExit, EXIT, isBasinError, type CliContext } from '@basin/core';
 import { DeployError, deploySteps, probe, type DeployTarget } from './plan.js';
+import { asCliError, HOSTED_PROVIDER, hostedClient } from '../hosted/cli.js';
+import { provision, type HostedState } from '../hosted/provision.js';
 
-interface CloudFile {
+interface CloudFile extends HostedState {
   provider: string;
   server_ip?: string;
   domain?: string;
@@ -38,16 +40,32 @@ export function registerDeployCommand(cli: CliContext): void {
       let port: number;
       let dbPath: string;
       let dataDir: string;
+      let hosted: (() => Promise<HostedState>) | null = null;
       try {
         cloud = app.config.file<CloudFile>('cloud');
         port = app.config.platform.port;
         dbPath = app.config.platform.db_path;
         dataDir = app.config.platform.data_dir;
+        if (cloud.provider === HOSTED_PROVIDER && !o.dryRun) {
+          const client = hostedClient(app.config);
+          const name = app.config.project.name;
+          hosted = () => provision({ projectDir, projectName: name, state: cloud, client, port, log: (l) => out(`[provision] ${l}`) }).catch(asCliError);
+        }
       } finally {
         await app.close();
       }
-      if (cloud.provider !== 'byos') throw new CliExit(EXIT.failure, `basin deploy: provider "${cloud.provider}" provisioning is not available yet; set provider: byos and server_ip in .basin/cloud.yml to deploy to a server you have.`);
-      const host = o.host ?? cloud.server_ip;
+      if (cloud.provider !== 'byos' && cloud.provider !== HOSTED_PROVIDER) throw new CliExit(EXIT.failure, `basin deploy: unknown provider "${cloud.provider}"; use byos (any SSH host) or ${HOSTED_PROVIDER}.`);
+      if (cloud.provider === HOSTED_PROVIDER) {
+        if (o.dryRun) {
+          out(`[provision] ${cloud.ssh_key_id ? `SSH key ${cloud.ssh_key_id} is registered` : `create ${cloud.ssh_key_path} if missing and register it (POST /v2/account/keys)`}`);
+          out(`[provision] ${cloud.server_id ? `server ${cloud.server_id} exists` : `create the server (POST /v2/droplets: ${cloud.size} in ${cloud.region}) and wait until it is active`}`);
+          out(`[provision] ${cloud.firewall_id ? `firewall ${cloud.firewall_id} exists` : 'create the firewall (POST /v2/firewalls: 22, 80, 443' + (cloud.domain ? ')' : `, ${port})`)}`);
+        } else {
+          const s = await hosted!();
+          cloud = { ...cloud, ...s, ssh_user: 'root' };
+        }
+      }
+      const host = o.host ?? cloud.server_ip ?? (o.dryRun && cloud.provider === HOSTED_PROVIDER ? '<new server>' : undefined);
       if (!host) throw new CliExit(EXIT.failure, 'basin deploy: no server; set server_ip in .basin/cloud.yml or pass --host.');
       const keyPath = path.resolve(projectDir, cloud.ssh_key_path);
       if (!o.dryRun && !fs.existsSync(keyPath)) throw new CliExit(EXIT.failure, `basin deploy: the SSH key ${cloud.ssh_key_path} does not exist; create one (ssh-keygen -t ed25519 -f ${cloud.ssh_key_path}) and add its .pub to the server's authorized_keys.`);
@@ -66,7 +84,7 @@ export function registerDeployCommand(cli: CliContext): void {
       };
       try {
         const facts = o.dryRun ? { systemd: true, firstDeploy: true } : await probe(target);
-        const steps = deploySteps(target, facts, out);
+        const steps = deploySteps(target, facts);
         out(`${o.dryRun ? 'Dry run: would deploy' : 'Deploying'} ${projectDir} to ${target.ssh.user}@${host}:${target.remoteDir} (${facts.systemd ? 'systemd' : 'supervised process'}${target.domain ? `, https://${target.domain}` : ''})${o.dryRun ? '; on a host without systemd a supervised process replaces the unit' : ''}.`);
         let token: string | null = null;
         for (const [i, s] of steps.entries()) {

@@ -44,7 +44,7 @@ function check(r: { code: number; stderr: string }, what: string): void {
  * Basin under systemd (a unit file) or a supervised process, put Caddy in front when a domain is
  * set, wait for /api/status, issue the one-time deploy token on the first deploy, and journal it.
  */
-export function deploySteps(t: DeployTarget, facts: { systemd: boolean; firstDeploy: boolean }, print: (s: string) => void): Step[] {
+export function deploySteps(t: DeployTarget, facts: { systemd: boolean; firstDeploy: boolean }): Step[] {
   const R = t.remoteDir;
   const rel = `${R}/release`;
   const proj = `${R}/project`;
@@ -148,7 +148,6 @@ export function deploySteps(t: DeployTarget, facts: { systemd: boolean; firstDep
   add('record the deploy in .basin/deployments.jsonl', `echo '{…}' >> ${proj}/.basin/deployments.jsonl`, async () =>
     check(await remote(t.ssh, `cat >> ${sq(`${proj}/.basin/deployments.jsonl`)} && touch ${sq(`${proj}/.basin/deployed`)}`, Buffer.from(`${entry}\n`)), 'writing the deploy journal'),
   );
-  void print;
   return steps;
 }
 
