@@ -32,6 +32,7 @@ export default definePlugin({
       clock: ctx.clock,
     });
     ctx.provide(backupsRef, service);
+    ctx.health(() => ({ backups: { configured: !!ctx.config.file<{ object_store?: unknown }>('cloud').object_store, ...service.health() } }));
     registerBackupRoutes(ctx, service);
     ctx.extensionPoint(scheduleJobTypesPoint)?.contribute('backup', {
       run: async ({ schedule, log }) => {

@@ -172,6 +172,11 @@ describe('backups to S3-compatible storage', () => {
     assert.equal(r.json().error.code, 'object_store_keys_missing');
     assert.deepEqual(r.json().error.details.missing, ['OBJECT_STORE_SECRET_KEY']);
     fs.writeFileSync(envFile, saved);
+    const health = (await app.http.inject({ method: 'GET', url: '/api/health/platform' })).json();
+    assert.equal(health.backups.configured, true);
+    assert.match(health.backups.last_success_at, /^2026-03-01T/);
+    assert.match(health.backups.last_error, /OBJECT_STORE_SECRET_KEY/);
+    assert.ok(!JSON.stringify(health).includes(moto.secretAccessKey));
   });
 
   test('large files go up in parts and come back byte for byte', async () => {

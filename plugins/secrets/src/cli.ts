@@ -68,6 +68,6 @@ export function registerSecretCommands(cli: CliContext): void {
     .description('Re-encrypt every value with BASIN_SECRET_KEY (old values opened with BASIN_SECRET_KEY_PREVIOUS)')
     .action(async (o: { project: string }) => {
       const r = await withStore(o.project, (s) => s.rotate(CLI_ACTOR));
-      out(`Re-encrypted ${r.resealed} value(s) with the current BASIN_SECRET_KEY; BASIN_SECRET_KEY_PREVIOUS can be removed once every server runs with the new key.`);
+      out(`Re-encrypted ${r.resealed} value(s) and ${r.oauth_tokens} OAuth connection(s) with the current BASIN_SECRET_KEY; BASIN_SECRET_KEY_PREVIOUS can be removed once every server runs with the new key.`);
     });
 }

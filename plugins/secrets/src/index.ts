@@ -7,7 +7,7 @@ import { OAuthSection } from './oauth/config.js';
 import { ConnectFlow } from './oauth/connect-flow.js';
 import { OAuthConnections } from './oauth/connections.js';
 import { registerOAuthRoutes } from './oauth/routes.js';
-import { tokenKeys } from './oauth/token-key.js';
+import { fileKeys, tokenKeys } from './oauth/token-key.js';
 import { OAuthTokenStore } from './oauth/token-store.js';
 import { registerSecretRoutes } from './routes.js';
 import { SecretsStore, type SecretAudit } from './store.js';
@@ -28,11 +28,12 @@ export default definePlugin({
     // every change goes to the auth plugin's audit log: who, which key, never the value
     const audit: SecretAudit = (action, actor, key, details, outcome = 'success') =>
       ctx.tryResolve(authRef)?.audit.record({ actor: { id: actor.id, email: actor.email }, action, target: key, ip: actor.ip, outcome, details: { ...details, via: actor.via } });
-    const store = new SecretsStore(ctx.config.projectDir, audit);
-    ctx.provide(secretsRef, store);
-
     const section = () => ctx.config.section<OAuthSection>('oauth');
     const tokenStore = new OAuthTokenStore(ctx.resolve(coreServices.stateDb), () => tokenKeys(ctx.config.projectDir));
+    // a key rotation re-seals the stored OAuth tokens too (the old key still opens them meanwhile)
+    const store = new SecretsStore(ctx.config.projectDir, audit, process.env, (keys) => tokenStore.reseal([...keys, ...fileKeys(ctx.config.projectDir)]));
+    ctx.provide(secretsRef, store);
+
     const connections = new OAuthConnections({ store: tokenStore, registry: () => ctx.tryResolve(sourceRegistryRef), section, env: (n) => ctx.config.env(n), clock: ctx.clock });
     ctx.provide(sourceOAuthRef, connections);
     const flow = new ConnectFlow(connections, tokenStore, ctx.clock, () => section().state_ttl_seconds);

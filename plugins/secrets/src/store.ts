@@ -45,6 +45,8 @@ export class SecretsStore {
     projectDir: string,
     private readonly audit: SecretAudit = () => {},
     private readonly environment: NodeJS.ProcessEnv = process.env,
+    /** re-seals what else the key protects (stored OAuth tokens) during a rotation; returns how many */
+    private readonly resealOthers: (keys: Buffer[]) => number = () => 0,
   ) {
     this.file = path.join(projectDir, '.env');
   }
@@ -58,8 +60,23 @@ export class SecretsStore {
   }
 
   private write(doc: EnvDocument): void {
+    this.removeStaleTemps();
     writeFileAtomic(this.file, doc.toString(), 0o600);
     fs.chmodSync(this.file, 0o600);
+  }
+
+  /** temp files a killed writer left behind (`.env.<pid>.<rand>.tmp` of a process that is gone) */
+  private removeStaleTemps(): void {
+    const dir = path.dirname(this.file);
+    for (const f of fs.readdirSync(dir)) {
+      const m = /^\.\.env\.(\d+)\.[0-9a-f]+\.tmp$/.exec(f);
+      if (!m || Number(m[1]) === process.pid) continue;
+      try {
+        process.kill(Number(m[1]), 0);
+      } catch {
+        fs.rmSync(path.join(dir, f), { force: true });
+      }
+    }
   }
 
   get encrypting(): boolean {
@@ -108,7 +125,7 @@ export class SecretsStore {
    * Re-seals every value with the current BASIN_SECRET_KEY (opening old ones with
    * BASIN_SECRET_KEY_PREVIOUS), or seals plain values when encryption is newly turned on.
    */
-  rotate(actor: SecretActor): { resealed: number } {
+  rotate(actor: SecretActor): { resealed: number; oauth_tokens: number } {
     const keys = envSecretKeys(this.environment);
     if (!keys[0]) throw errors.badRequest('Set BASIN_SECRET_KEY (the new key) and, when rotating, BASIN_SECRET_KEY_PREVIOUS (the old one) in the environment first.', undefined, 'secret_key_missing');
     const values = this.values();
@@ -120,8 +137,9 @@ export class SecretsStore {
       n++;
     }
     this.write(doc);
-    this.audit('secret.rotate', actor, null, { resealed: n });
-    return { resealed: n };
+    const tokens = this.resealOthers(keys);
+    this.audit('secret.rotate', actor, null, { resealed: n, oauth_tokens: tokens });
+    return { resealed: n, oauth_tokens: tokens };
   }
 
   private checkKey(key: string): void {

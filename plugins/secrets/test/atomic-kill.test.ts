@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import dotenv from 'dotenv';
 import { makeProject } from '@basin/test';
+import { SecretsStore } from '../src/store.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -29,4 +30,7 @@ test('SIGKILL during rewrites never leaves a half-written .env', async () => {
     assert.equal(parsed.KEEP, '1');
     assert.ok(/^(a+|b+)$/.test(parsed.BIG ?? '') && parsed.BIG!.length === 4 << 20, `BIG is one whole value (length ${parsed.BIG?.length})`);
   }
+  // the next write clears the temp files the killed writers left
+  new SecretsStore(dir).set('AFTER', '1', { id: null, email: null, ip: null, via: 'cli' });
+  assert.deepEqual(fs.readdirSync(dir).filter((f) => f.endsWith('.tmp')), []);
 });

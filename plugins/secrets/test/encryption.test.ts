@@ -5,7 +5,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { openEnvValue, parseSecretKey } from '@basin/core';
+import { coreServices, openEnvValue, parseSecretKey } from '@basin/core';
+import { OAuthTokenStore } from '../src/oauth/token-store.js';
 import { makeProject } from '@basin/test';
 import { bearer, bootSecrets } from './helpers.js';
 import { SecretsStore } from '../src/store.js';
@@ -31,9 +32,16 @@ test('values are sealed in the file and opened by config.env(); rotation re-seal
     const list = (await t.app.http.inject({ method: 'GET', url: '/api/secrets', headers: bearer(t.keys.admin) })).json();
     assert.deepEqual(list.env.map((e: { key: string; encrypted: boolean }) => [e.key, e.encrypted]), [['PLAIN_BEFORE', false], ['API_TOKEN', true]]);
 
+    // a stored OAuth connection sealed with the old key
+    const tokens = new OAuthTokenStore(t.app.resolve(coreServices.stateDb), () => [parseSecretKey(k1, 'k1')]);
+    tokens.put({ source_type: 'google_sheets', access_token: 'ya29.access', refresh_token: '1//refresh', token_type: 'Bearer', scopes: [], expires_at: null, account: null, connected_by: null, connected_at: '2026-03-01T12:00:00Z', refreshed_at: null });
+
     // rotation: the new key current, the old one previous
-    const store = new SecretsStore(t.dir, () => {}, { BASIN_SECRET_KEY: k2, BASIN_SECRET_KEY_PREVIOUS: k1 });
-    assert.deepEqual(store.rotate(actor), { resealed: 2 });
+    const store = new SecretsStore(t.dir, () => {}, { BASIN_SECRET_KEY: k2, BASIN_SECRET_KEY_PREVIOUS: k1 }, (keys) => tokens.reseal(keys));
+    assert.deepEqual(store.rotate(actor), { resealed: 2, oauth_tokens: 1 });
+    const underNew = new OAuthTokenStore(t.app.resolve(coreServices.stateDb), () => [parseSecretKey(k2, 'k2')]).get('google_sheets');
+    assert.equal(underNew?.access_token, 'ya29.access');
+    assert.equal(underNew?.refresh_token, '1//refresh');
     const rotated = fs.readFileSync(path.join(t.dir, '.env'), 'utf8');
     assert.ok(!rotated.includes('visible'), 'plain values are sealed too');
     const sealed = /^API_TOKEN=(.*)$/m.exec(rotated)![1]!;

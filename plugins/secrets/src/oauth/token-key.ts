@@ -15,3 +15,9 @@ export function tokenKeys(projectDir: string, env: NodeJS.ProcessEnv = process.e
   if (!fs.existsSync(file)) writeFileAtomic(file, `${crypto.randomBytes(32).toString('base64')}\n`, 0o600);
   return [parseSecretKey(fs.readFileSync(file, 'utf8'), file)];
 }
+
+/** the project's `.basin/secret.key` when it exists (tokens sealed before BASIN_SECRET_KEY was set) */
+export function fileKeys(projectDir: string): Buffer[] {
+  const file = path.join(projectDir, '.basin', 'secret.key');
+  return fs.existsSync(file) ? [parseSecretKey(fs.readFileSync(file, 'utf8'), file)] : [];
+}

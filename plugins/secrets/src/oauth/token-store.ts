@@ -87,6 +87,19 @@ export class OAuthTokenStore {
       .run({ ...c, access_token: this.seal(c.access_token), refresh_token: c.refresh_token ? this.seal(c.refresh_token) : null, scopes: JSON.stringify(c.scopes) });
   }
 
+  /** re-seals every stored token with the first of `keys` (opening with any of them): a key rotation */
+  reseal(keys: Buffer[]): number {
+    const rows = this.db.prepare('SELECT source_type, access_token, refresh_token FROM oauth_connections').all() as Array<{ source_type: string; access_token: string; refresh_token: string | null }>;
+    const update = this.db.prepare('UPDATE oauth_connections SET access_token = ?, refresh_token = ? WHERE source_type = ?');
+    this.db.transaction(() => {
+      for (const r of rows) {
+        const re = (v: string) => sealEnvValue(openEnvValue(`the ${r.source_type} token`, v, keys), keys[0]!);
+        update.run(re(r.access_token), r.refresh_token ? re(r.refresh_token) : null, r.source_type);
+      }
+    })();
+    return rows.length;
+  }
+
   delete(sourceType: string): boolean {
     return this.db.prepare('DELETE FROM oauth_connections WHERE source_type = ?').run(sourceType).changes > 0;
   }
