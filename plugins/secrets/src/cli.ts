@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { CliExit, EXIT, isBasinError, type BasinApp, type CliContext } from '@basin/core';
+import { callServer, CliExit, EXIT, isBasinError, runningServer, type BasinApp, type CliContext } from '@basin/core';
 import { secretsRef } from './contract.js';
 import type { SecretActor, SecretsStore } from './store.js';
 
@@ -29,6 +29,16 @@ export function registerSecretCommands(cli: CliContext): void {
     }
   };
 
+  // with a server running, the change goes through it (it holds the warehouse, and audits the key's user)
+  const viaServer = async (project: string, method: string, p: string, body?: unknown) => {
+    const server = runningServer(path.resolve(project));
+    if (!server) return undefined;
+    const r = await callServer(server, method, p, body);
+    if (r.status === 401 || r.status === 403) throw new CliExit(EXIT.failure, `basin secrets: the running Basin server (pid ${server.pid}) refused the request; set BASIN_API_KEY to an admin API key (basin keys create).`);
+    if (!r.ok) throw new CliExit(EXIT.failure, `basin secrets: ${r.body?.error?.message ?? `HTTP ${r.status}`}`);
+    return r.body;
+  };
+
   const secrets = cli.program.command('secrets').description("The project's environment variables (.env); values are never printed");
   secrets
     .command('set')
@@ -39,7 +49,7 @@ export function registerSecretCommands(cli: CliContext): void {
       if (process.stdin.isTTY) out(`Type the value of ${key}, then Ctrl-D:`);
       const value = await readStdin();
       if (!value) throw new CliExit(EXIT.failure, 'basin secrets: no value on standard input; pipe it in (printf %s "$VALUE" | basin secrets set KEY).');
-      const r = await withStore(o.project, (s) => s.set(key, value, CLI_ACTOR));
+      const r = (await viaServer(o.project, 'POST', '/api/secrets', { key, value })) ?? (await withStore(o.project, (s) => s.set(key, value, CLI_ACTOR)));
       out(`${r.created ? 'Added' : 'Updated'} ${key} in .env${r.encrypted ? ' (encrypted with BASIN_SECRET_KEY)' : ''}. A running server uses it from its next read.`);
     });
   secrets
@@ -48,7 +58,7 @@ export function registerSecretCommands(cli: CliContext): void {
     .option(...projectOpt)
     .description('List the variable names (values masked)')
     .action(async (o: { project: string; json?: boolean }) => {
-      const rows = await withStore(o.project, (s) => s.list());
+      const rows: Array<{ key: string; value: string; encrypted: boolean; overridden_by_environment: boolean }> = (await viaServer(o.project, 'GET', '/api/secrets'))?.env ?? (await withStore(o.project, (s) => s.list()));
       if (o.json) return out(JSON.stringify(rows, null, 2));
       if (!rows.length) return out('No variables in .env.');
       for (const r of rows) out(`${r.key}\t${r.value}${r.encrypted ? '\tencrypted' : ''}${r.overridden_by_environment ? '\t(overridden by the server environment)' : ''}`);
@@ -59,7 +69,7 @@ export function registerSecretCommands(cli: CliContext): void {
     .option(...projectOpt)
     .description('Remove a variable from .env')
     .action(async (key: string, o: { project: string }) => {
-      await withStore(o.project, (s) => s.unset(key, CLI_ACTOR));
+      if (!(await viaServer(o.project, 'DELETE', `/api/secrets/${encodeURIComponent(key)}`))) await withStore(o.project, (s) => s.unset(key, CLI_ACTOR));
       out(`Removed ${key} from .env.`);
     });
   secrets
@@ -67,6 +77,8 @@ export function registerSecretCommands(cli: CliContext): void {
     .option(...projectOpt)
     .description('Re-encrypt every value with BASIN_SECRET_KEY (old values opened with BASIN_SECRET_KEY_PREVIOUS)')
     .action(async (o: { project: string }) => {
+      const server = runningServer(path.resolve(o.project));
+      if (server) throw new CliExit(EXIT.failure, `basin secrets rotate-key: stop the running server (pid ${server.pid}) first, then start it with the new BASIN_SECRET_KEY after the rotation.`);
       const r = await withStore(o.project, (s) => s.rotate(CLI_ACTOR));
       out(`Re-encrypted ${r.resealed} value(s) and ${r.oauth_tokens} OAuth connection(s) with the current BASIN_SECRET_KEY; BASIN_SECRET_KEY_PREVIOUS can be removed once every server runs with the new key.`);
     });

@@ -1,6 +1,6 @@
 // basin secrets set|list|unset from the host: the value comes from stdin (never argv) and is never printed.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,4 +36,38 @@ test('set reads stdin, list masks, unset removes; bad names fail with a clear me
   assert.equal(unset.status, 0, unset.stderr);
   assert.deepEqual(dotenv.parse(fs.readFileSync(path.join(dir, '.env'))), { A: '1' });
   assert.equal(basin(['secrets', 'unset', 'HUBSPOT_TOKEN', '--project', dir]).status, 1);
+});
+
+test('with a server running (holding the warehouse), the commands go through it with BASIN_API_KEY and it audits the key user', async () => {
+  const { bootSecrets } = await import('./helpers.js');
+  const { writeServerInfo } = await import('@basin/core');
+  const t = await bootSecrets({ '.env': 'A=1\n' });
+  try {
+    const url = (await t.app.listen({ host: '127.0.0.1', port: 0 })).replace(/\/$/, '');
+    writeServerInfo(t.dir, { pid: process.pid, url, started_at: new Date().toISOString() });
+    const run = (args: string[], input: string | undefined, key: string | undefined) =>
+      new Promise<{ status: number; stdout: string; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, ['--conditions=development', '--import', 'tsx', path.join(root, 'bin/basin.mjs'), ...args, '--project', t.dir], { cwd: root, env: { ...process.env, BASIN_DEV: '1', BASIN_API_KEY: key ?? '' } });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (d) => (stdout += String(d)));
+        child.stderr.on('data', (d) => (stderr += String(d)));
+        child.on('close', (code) => resolve({ status: code ?? 1, stdout, stderr }));
+        child.stdin.end(input ?? '');
+      });
+    const set = await run(['secrets', 'set', 'LIVE'], 'live-value-123', t.keys.admin);
+    assert.equal(set.status, 0, set.stderr);
+    assert.equal(t.app.config.env('LIVE'), 'live-value-123');
+    const list = await run(['secrets', 'list'], undefined, t.keys.admin);
+    assert.match(list.stdout, /LIVE\t\*{8}/);
+    const editor = await run(['secrets', 'unset', 'LIVE'], undefined, t.keys.editor);
+    assert.equal(editor.status, 1);
+    assert.match(editor.stderr, /refused the request; set BASIN_API_KEY to an admin API key/);
+    const unset = await run(['secrets', 'unset', 'LIVE'], undefined, t.keys.admin);
+    assert.equal(unset.status, 0, unset.stderr);
+    assert.equal(t.app.config.env('LIVE'), undefined);
+    assert.ok(t.auth.audit.list(50, 0).items.some((i) => i.action === 'secret.set' && i.target === 'LIVE' && i.actor_email === 'admin@example.com'));
+  } finally {
+    await t.app.close();
+  }
 });

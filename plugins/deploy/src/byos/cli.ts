@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CliExit, EXIT, isBasinError, type CliContext } from '@basin/core';
+import { CliExit, EXIT, isBasinError, loadProjectConfig, type CliContext } from '@basin/core';
 import { DeployError, deploySteps, probe, type DeployTarget } from './plan.js';
 import { asCliError, HOSTED_PROVIDER, hostedClient } from '../hosted/cli.js';
 import { provision, type HostedState } from '../hosted/provision.js';
@@ -32,7 +32,8 @@ export function registerDeployCommand(cli: CliContext): void {
     .option('--project <dir>', 'project directory', process.cwd())
     .action(async (o: { dryRun?: boolean; host?: string; reuseInstall?: string; project: string }) => {
       const projectDir = path.resolve(o.project);
-      const app = await cli.boot({ projectDir }).catch((e) => {
+      // config only: a local server may hold the warehouse meanwhile
+      const config = await loadProjectConfig(projectDir).catch((e) => {
         if (isBasinError(e)) throw new CliExit(EXIT.failure, `basin deploy: ${e.message}`);
         throw e;
       });
@@ -41,18 +42,14 @@ export function registerDeployCommand(cli: CliContext): void {
       let dbPath: string;
       let dataDir: string;
       let hosted: (() => Promise<HostedState>) | null = null;
-      try {
-        cloud = app.config.file<CloudFile>('cloud');
-        port = app.config.platform.port;
-        dbPath = app.config.platform.db_path;
-        dataDir = app.config.platform.data_dir;
-        if (cloud.provider === HOSTED_PROVIDER && !o.dryRun) {
-          const client = hostedClient(app.config);
-          const name = app.config.project.name;
-          hosted = () => provision({ projectDir, projectName: name, state: cloud, client, port, log: (l) => out(`[provision] ${l}`) }).catch(asCliError);
-        }
-      } finally {
-        await app.close();
+      cloud = config.file<CloudFile>('cloud');
+      port = config.platform.port;
+      dbPath = config.platform.db_path;
+      dataDir = config.platform.data_dir;
+      if (cloud.provider === HOSTED_PROVIDER && !o.dryRun) {
+        const client = hostedClient(config);
+        const name = config.project.name;
+        hosted = () => provision({ projectDir, projectName: name, state: cloud, client, port, log: (l) => out(`[provision] ${l}`) }).catch(asCliError);
       }
       if (cloud.provider !== 'byos' && cloud.provider !== HOSTED_PROVIDER) throw new CliExit(EXIT.failure, `basin deploy: unknown provider "${cloud.provider}"; use byos (any SSH host) or ${HOSTED_PROVIDER}.`);
       if (cloud.provider === HOSTED_PROVIDER) {

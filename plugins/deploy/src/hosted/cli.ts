@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { CliExit, EXIT, type BasinConfig, type CliContext } from '@basin/core';
+import { CliExit, EXIT, loadProjectConfig, type BasinConfig, type CliContext } from '@basin/core';
 import { DigitalOceanClient, ProviderError } from './do-client.js';
 import { provision, teardown, type HostedState } from './provision.js';
 
@@ -22,14 +22,10 @@ export function registerCloudCommands(cli: CliContext): void {
   const out = (s: string): void => void cli.stdout.write(`${s}\n`);
   const load = async (project: string) => {
     const projectDir = path.resolve(project);
-    const app = await cli.boot({ projectDir });
-    try {
-      const cloud = app.config.file<HostedState & { provider: string }>('cloud');
-      if (cloud.provider !== HOSTED_PROVIDER) throw new CliExit(EXIT.failure, `basin cloud: provider is "${cloud.provider}"; provisioning is for provider ${HOSTED_PROVIDER} (byos servers are yours to create).`);
-      return { projectDir, cloud, client: hostedClient(app.config), port: app.config.platform.port, name: app.config.project.name };
-    } finally {
-      await app.close();
-    }
+    const config = await loadProjectConfig(projectDir);
+    const cloud = config.file<HostedState & { provider: string }>('cloud');
+    if (cloud.provider !== HOSTED_PROVIDER) throw new CliExit(EXIT.failure, `basin cloud: provider is "${cloud.provider}"; provisioning is for provider ${HOSTED_PROVIDER} (byos servers are yours to create).`);
+    return { projectDir, cloud, client: hostedClient(config), port: config.platform.port, name: config.project.name };
   };
   const cloud = cli.program.command('cloud').description(`Provision or tear down the hosted server (${HOSTED_PROVIDER}) in .basin/cloud.yml`);
   cloud

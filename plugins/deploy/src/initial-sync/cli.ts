@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { CliExit, EXIT, coreServices, type CliContext } from '@basin/core';
+import { CliExit, EXIT, loadProjectConfig, openSqlite, type CliContext } from '@basin/core';
 import { DeployTokens } from './deploy-token.js';
 
 /** `basin initial-sync token`: a one-time deploy token for a fresh server (basin deploy issues one itself). */
@@ -14,14 +14,16 @@ export function registerInitialSyncCommands(cli: CliContext): void {
     .action(async (o: { ttlHours: string; project: string }) => {
       const ttl = Number(o.ttlHours);
       if (!Number.isFinite(ttl) || ttl <= 0 || ttl > 24 * 30) throw new CliExit(EXIT.failure, 'basin initial-sync token: --ttl-hours must be a number of hours between 0 and 720.');
-      const app = await cli.boot({ projectDir: path.resolve(o.project) });
+      // state.db only (no warehouse), so this works beside a running server too
+      const config = await loadProjectConfig(path.resolve(o.project));
+      const db = openSqlite(config.resolve('.basin', 'state.db'));
       try {
-        const t = new DeployTokens(app.resolve(coreServices.stateDb), () => new Date()).issue(ttl);
+        const t = new DeployTokens(db, () => new Date()).issue(ttl);
         out(`Deploy token (shown once; valid until ${t.expires_at}):`);
         out(t.token);
         out('Start the initial sync with: curl -X POST -H "X-Basin-Deploy-Token: <token>" <server>/api/initial-sync/start');
       } finally {
-        await app.close();
+        db.close();
       }
     });
 }
