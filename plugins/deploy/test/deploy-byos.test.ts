@@ -102,13 +102,28 @@ describe('basin deploy (byos over SSH)', () => {
     const rows = async () => (await api('GET', '/api/sources')).body.find((x: { name: string }) => x.name === 'orders')?.row_count;
     assert.equal(await rows(), 3);
 
-    // a redeploy after a config change: updated in place, restarted, the synced data still there
+    // a redeploy after a config change, from a git project whose deploy_branch is not the checked-out
+    // one: the branch's tree is what arrives; updated in place, restarted, the synced data still there
+    const g = (...a: string[]) => execFileSync('git', ['-C', dir, '-c', 'user.email=t@example.com', '-c', 'user.name=t', ...a], { encoding: 'utf8' });
+    g('init', '-q', '-b', 'main');
     fs.appendFileSync(path.join(dir, '.basin/sources.yml'), '# redeployed\n');
+    g('add', '.');
+    g('commit', '-q', '-m', 'project');
+    g('checkout', '-q', '-b', 'release');
+    fs.mkdirSync(path.join(dir, 'notes'));
+    fs.writeFileSync(path.join(dir, 'notes/release.txt'), 'only on the release branch\n');
+    g('add', 'notes');
+    g('commit', '-q', '-m', 'release notes');
+    g('checkout', '-q', 'main');
+    assert.equal(fs.existsSync(path.join(dir, 'notes/release.txt')), false);
+    fs.appendFileSync(path.join(dir, '.basin/cloud.yml'), 'deploy_branch: release\n');
     const second = await basin(['deploy', '--project', dir, '--reuse-install', root]);
     assert.equal(second.code, 0, second.out);
     assert.ok(!/basin_dt_/.test(second.out), 'the deploy token is issued on the first deploy only');
     assert.ok(!second.out.includes(SECRET));
+    assert.match(second.out, /upload the project at release \(/);
     assert.match(fs.readFileSync(path.join(remoteDir, 'project/.basin/sources.yml'), 'utf8'), /# redeployed/);
+    assert.equal(fs.readFileSync(path.join(remoteDir, 'project/notes/release.txt'), 'utf8'), 'only on the release branch\n');
     assert.equal((await api('GET', '/api/status')).status, 200);
     assert.equal(await rows(), 3);
     const journal = fs.readFileSync(path.join(remoteDir, 'project/.basin/deployments.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
