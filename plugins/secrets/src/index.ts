@@ -41,6 +41,17 @@ export default definePlugin({
 
     registerSecretRoutes(ctx, store, () => connections.status());
     registerOAuthRoutes(ctx, { connections, flow, audit, publicUrl });
+    // keep tokens fresh between syncs
+    let timer: NodeJS.Timeout | undefined;
+    ctx.onStart(() => {
+      timer = setInterval(() => {
+        void connections.refreshDue().then(({ failed }) => {
+          for (const f of failed) ctx.log.warn({ source_type: f.source_type }, `OAuth token refresh failed: ${f.error}`);
+        });
+      }, 60_000);
+      timer.unref();
+    });
+    ctx.onStop(() => clearInterval(timer));
     ctx.health(() => ({ oauth_tokens: connections.status().filter((s) => s.connected).map((s) => ({ source_type: s.source_type, state: s.state, expires_at: s.expires_at })) }));
   },
 });

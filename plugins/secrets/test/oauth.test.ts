@@ -16,7 +16,7 @@ import sourcesPlugin from '@basin/plugin-sources';
 import syncPlugin from '@basin/plugin-sync';
 import { syncEngineRef } from '@basin/plugin-sync/contract';
 import { bootApp, makeProject } from '@basin/test';
-import secretsPlugin from '../src/index.js';
+import secretsPlugin, { OAuthConnections } from '../src/index.js';
 import { sourceOAuthRef } from '@basin/plugin-sources/contract';
 
 const fixture = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'oauth-source');
@@ -191,6 +191,16 @@ describe('provider OAuth for a source', () => {
     // the old access token no longer matters; the new one reads the provider
     const rec = await app.resolve(syncEngineRef).run('profile');
     assert.equal(rec.status, 'succeeded', JSON.stringify(rec));
+  });
+
+  test('the minute timer refreshes a token inside the margin without waiting for a sync', async () => {
+    const tokens = app.resolve(sourceOAuthRef);
+    const before = await tokens.token('oauth_test');
+    const connections = app.container.resolve<OAuthConnections>('sourceOAuth');
+    assert.deepEqual(await connections.refreshDue(), { refreshed: [], failed: [] }, 'nothing is due yet');
+    clock.advance(3600_000 - 120_000);
+    assert.deepEqual(await connections.refreshDue(), { refreshed: ['oauth_test'], failed: [] });
+    assert.notEqual((await tokens.token('oauth_test')).accessToken, before.accessToken);
   });
 
   test('a replayed callback, a callback in another session, and an expired state are refused', async () => {

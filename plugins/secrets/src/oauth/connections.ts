@@ -72,6 +72,28 @@ export class OAuthConnections implements SourceOAuthTokens {
     return { accessToken: c.access_token, tokenType: c.token_type, expiresAt: c.expires_at, scopes: c.scopes, account: c.account };
   }
 
+  /**
+   * Refreshes every connection inside the refresh margin (run every minute while the server runs), so
+   * tokens stay fresh between syncs and a revoked grant shows up in the status before a sync needs it.
+   * Returns the source types refreshed; failures are returned, not thrown (they name no token).
+   */
+  async refreshDue(): Promise<{ refreshed: string[]; failed: Array<{ source_type: string; error: string }> }> {
+    const refreshed: string[] = [];
+    const failed: Array<{ source_type: string; error: string }> = [];
+    for (const row of this.d.store.list()) {
+      if (!row.has_refresh_token) continue;
+      const c = this.d.store.get(row.source_type);
+      if (!c || !this.needsRefresh(c)) continue;
+      try {
+        await this.refresh(c);
+        refreshed.push(row.source_type);
+      } catch (e) {
+        failed.push({ source_type: row.source_type, error: (e as Error).message });
+      }
+    }
+    return { refreshed, failed };
+  }
+
   private needsRefresh(c: StoredConnection): boolean {
     if (!c.expires_at) return false;
     return Date.parse(c.expires_at) - this.d.clock.now().getTime() <= this.d.section().refresh_margin_seconds * 1000;
