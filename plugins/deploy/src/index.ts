@@ -8,9 +8,11 @@ import { registerInitialSyncCommands } from './initial-sync/cli.js';
 import { DeployTokens } from './initial-sync/deploy-token.js';
 import { INITIAL_SYNC_PERMISSION, registerInitialSyncRoutes } from './initial-sync/routes.js';
 import { InitialSync } from './initial-sync/runner.js';
+import { InitialSyncStateStore } from './initial-sync/state-store.js';
 
 export { DeployTokens, DEPLOY_TOKEN_PREFIX } from './initial-sync/deploy-token.js';
 export { InitialSync } from './initial-sync/runner.js';
+export { InitialSyncStateStore } from './initial-sync/state-store.js';
 export { DEPLOY_TOKEN_HEADER } from './initial-sync/routes.js';
 export { initialSyncRef } from './contract.js';
 export { DigitalOceanClient, ProviderError } from './hosted/do-client.js';
@@ -34,6 +36,7 @@ export default definePlugin({
       () => ((ctx.config.hasFile('sources') ? ctx.config.file<SourcesFile>('sources').sources : []) ?? []).filter((s) => s.enabled !== false).map((s) => s.name),
       ctx.events,
       ctx.clock,
+      new InitialSyncStateStore(ctx.resolve(coreServices.stateDb)),
     );
     ctx.provide(initialSyncRef, runner);
     registerInitialSyncRoutes(ctx, runner, tokens);

@@ -13,7 +13,7 @@ import realtimePlugin from '@basin/plugin-realtime';
 import sourcesPlugin from '@basin/plugin-sources';
 import syncPlugin from '@basin/plugin-sync';
 import { bootApp, makeProject } from '@basin/test';
-import deployPlugin, { DeployTokens, initialSyncRef } from '../src/index.js';
+import deployPlugin, { DeployTokens, InitialSync, InitialSyncStateStore, initialSyncRef } from '../src/index.js';
 import { coreServices } from '@basin/core';
 
 const fixture = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'slow-source');
@@ -116,6 +116,19 @@ describe('initial sync', () => {
     assert.equal(s.started_by, 'admin@example.com');
     assert.equal((await call('POST', '/api/initial-sync/cancel', asKey(adminKey))).status, 409);
     assert.equal((await call('POST', '/api/initial-sync/skip-source', asKey(adminKey))).status, 409);
+  });
+
+  test('the last run survives a restart; one that was running shows as interrupted', async () => {
+    const store = new InitialSyncStateStore(app.resolve(coreServices.stateDb));
+    const after = new InitialSync(() => undefined, () => [], app.events, clock, store);
+    assert.equal(after.get().state, 'cancelled');
+    assert.deepEqual(after.get().sources.map((x) => x.name), ['blocker', 'gamma']);
+    const s = after.get();
+    store.save({ ...s, state: 'running', current: 'blocker', sources: [{ ...s.sources[0]!, state: 'syncing' }, { ...s.sources[1]!, state: 'pending' }] });
+    const restarted = new InitialSync(() => undefined, () => [], app.events, clock, store).get();
+    assert.equal(restarted.state, 'interrupted');
+    assert.deepEqual(restarted.sources.map((x) => [x.name, x.state]), [['blocker', 'failed'], ['gamma', 'cancelled']]);
+    assert.match(restarted.sources[0]!.error!, /interrupted/);
   });
 
   test('bad, expired and misplaced tokens are refused; editors cannot start', async () => {

@@ -2,7 +2,7 @@ import { errors, type Clock, type EventBus } from '@basin/core';
 import type { SyncEngine } from '@basin/plugin-sync/contract';
 
 export type SourceState = 'pending' | 'syncing' | 'succeeded' | 'failed' | 'empty' | 'skipped' | 'cancelled';
-export type RunState = 'idle' | 'running' | 'completed' | 'completed_with_errors' | 'cancelled';
+export type RunState = 'idle' | 'running' | 'completed' | 'completed_with_errors' | 'cancelled' | 'interrupted';
 
 export interface SourceProgress {
   name: string;
@@ -41,7 +41,23 @@ export class InitialSync {
     private readonly sources: () => string[],
     private readonly events: EventBus,
     private readonly clock: Clock,
-  ) {}
+    private readonly persist?: { load(): InitialSyncStatus | null; save(s: InitialSyncStatus): void },
+  ) {
+    const last = persist?.load();
+    if (last) {
+      this.status = last;
+      // the server stopped while it ran: say so rather than show it running forever
+      if (last.state === 'running') {
+        this.status.state = 'interrupted';
+        this.status.current = null;
+        for (const src of this.status.sources) {
+          if (src.state === 'syncing') Object.assign(src, { state: 'failed', error: 'interrupted: the server stopped during this sync' });
+          else if (src.state === 'pending') src.state = 'cancelled';
+        }
+        persist!.save(this.status);
+      }
+    }
+  }
 
   get(): InitialSyncStatus {
     const s = structuredClone(this.status);
@@ -77,6 +93,7 @@ export class InitialSync {
     };
     this.skipRequested = false;
     this.cancelRequested = false;
+    this.persist?.save(this.status);
     void this.events.emit('initial_sync_started', { sources: names });
     this.loop = this.run(engine).finally(() => (this.loop = null));
     return this.get();
@@ -131,10 +148,12 @@ export class InitialSync {
     this.status.current = null;
     this.status.finished_at = this.clock.now().toISOString();
     this.status.state = this.cancelRequested ? 'cancelled' : this.status.sources.some((s) => s.state === 'failed') ? 'completed_with_errors' : 'completed';
+    this.persist?.save(this.status);
     void this.events.emit('initial_sync_completed', { state: this.status.state, sources: this.status.sources.map((s) => ({ name: s.name, state: s.state, rows: s.rows })) });
   }
 
   private progress(s: SourceProgress): void {
+    this.persist?.save(this.status);
     void this.events.emit('initial_sync_progress', { source: s.name, state: s.state, rows: s.rows, done: this.status.done, total: this.status.total, error: s.error });
   }
 }
