@@ -17,8 +17,15 @@ interface CloudFile extends HostedState {
   deploy_branch: string;
 }
 
-/** the Basin install this command runs from (src/ and dist/ are both three levels under it) */
-const installRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
+/** the Basin install this command runs from: the nearest directory up whose package.json lists workspaces (src/byos/ or the bundled dist/) */
+function findInstallRoot(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    const pj = path.join(dir, 'package.json');
+    if (fs.existsSync(pj) && Array.isArray(JSON.parse(fs.readFileSync(pj, 'utf8')).workspaces)) return dir;
+    if (path.dirname(dir) === dir) throw new Error(`no Basin install above ${from}`);
+  }
+}
+const installRoot = findInstallRoot(path.dirname(fileURLToPath(import.meta.url)));
 
 /** `basin deploy` for provider byos: any SSH host (cloud.yml server_ip, ssh_user, ssh_port, ssh_key_path). */
 export function registerDeployCommand(cli: CliContext): void {
