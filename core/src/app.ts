@@ -284,6 +284,24 @@ export function isLoopback(host: string): boolean {
   return host === '127.0.0.1' || host === '::1' || host === 'localhost' || host.startsWith('127.');
 }
 
+/**
+ * The project's configuration as a server would load it, without booting anything: no warehouse is
+ * opened, so a CLI command that only needs config works while a server holds the warehouse. Throws
+ * ConfigLoadError with every issue when the configuration is invalid.
+ */
+export async function requireProjectConfig(projectDir: string, plugins?: BasinPlugin[]): Promise<BasinConfig> {
+  const dir = path.resolve(projectDir);
+  const all = orderPlugins(plugins ?? (await loadPlugins(dir)));
+  for (const p of all) await p.prepare?.(dir);
+  const loaded = loadConfig({
+    projectDir: dir,
+    files: [...coreFiles, ...all.flatMap((p) => p.configFiles ?? [])],
+    sections: all.flatMap((p) => (p.configSections ?? []).map((s) => ({ ...s, owner: p.name }))),
+  });
+  if (loaded.issues.some((i) => i.severity === 'error')) throw new ConfigLoadError(loaded.issues);
+  return new BasinConfig(dir, loaded.project, loaded.files, loaded.issues);
+}
+
 /** Validates a project's configuration against every installed plugin's schemas, without booting. */
 export async function validateProject(projectDir: string, plugins?: BasinPlugin[]) {
   const all = orderPlugins(plugins ?? (await loadPlugins(projectDir)));

@@ -1,5 +1,6 @@
 export * from './types.js';
 export { redactSecrets, secretForms, REDACTED } from './redact.js';
+export * from './oauth.js';
 export { resolveConfig } from './config.js';
 export { inferColumns } from './schema.js';
 export { declareSource, type SourceManifest } from './declare.js';

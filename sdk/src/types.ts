@@ -1,4 +1,5 @@
 import type { Static, TSchema } from '@sinclair/typebox';
+import type { OAuthProviderManifest, OAuthToken } from './oauth.js';
 
 export type SourceCategory = 'files' | 'api' | 'database' | 'saas' | 'crm' | 'marketing' | 'analytics' | 'support' | 'productivity' | 'stream' | 'payments' | 'engineering' | 'custom' | (string & {});
 export type AuthKind = 'none' | 'apiKey' | 'oauth2' | 'basic' | 'serviceAccount';
@@ -75,6 +76,11 @@ export interface SourceContext<C = Record<string, unknown>> {
   fetch: typeof fetch;
   /** waits between HTTP retries (tests record the delays instead of waiting); defaults to a timer */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /**
+   * the current access token of this source type's provider OAuth connection (oauth2 sources),
+   * refreshed by the platform before it expires; fails with `oauth_not_connected` when there is none
+   */
+  oauthToken(): Promise<OAuthToken>;
 }
 
 export interface ConfigProblem {
@@ -124,6 +130,8 @@ export interface SourceDefinition<S extends TSchema = TSchema> {
    * the engine asks `discover` what to read instead of using `resources`/`defaultResources`.
    */
   discoverSelects?: boolean;
+  /** for `authKind: 'oauth2'`: where the provider's authorization and token endpoints are */
+  oauth?: OAuthProviderManifest;
   /** runtime not implemented yet: a sync fails with not_implemented naming the type */
   implemented?: boolean;
   docs?: string;

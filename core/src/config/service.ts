@@ -1,4 +1,7 @@
+import fs from 'node:fs';
 import path from 'node:path';
+import dotenv from 'dotenv';
+import { isSealed, openEnvValue } from './env-seal.js';
 import type { ConfigIssue } from './types.js';
 import type { LoadedFile } from './loader.js';
 import type { PlatformSection, ProjectSection } from './project-schema.js';
@@ -66,11 +69,40 @@ export class BasinConfig {
     return path.resolve(this.projectDir, ...p);
   }
 
-  /** the environment Basin runs with: `.env` values overlaid by the process environment */
+  /**
+   * the environment Basin runs with: `.env` values overlaid by the process environment. `.env` is read
+   * again when it changed on disk (size, mtime or inode), so `basin secrets set` and the secrets API
+   * take effect without a restart; sealed values (see env-seal.ts) are opened here.
+   */
   env(name: string): string | undefined {
     const fromProcess = process.env[name];
     if (fromProcess !== undefined) return fromProcess;
-    const envFile = this.files.get('env')?.value as Record<string, string> | undefined;
-    return envFile?.[name];
+    const v = this.envFileValues()[name];
+    return v !== undefined && isSealed(v) ? openEnvValue(name, v) : v;
+  }
+
+  private envStamp: string | undefined;
+  private envValues: Record<string, string> = {};
+
+  private envFileValues(): Record<string, string> {
+    const f = this.files.get('env');
+    if (!f) return {};
+    const file = path.resolve(this.projectDir, f.spec.path);
+    let stamp = 'absent';
+    try {
+      const st = fs.statSync(file);
+      stamp = `${st.ino}:${st.size}:${st.mtimeMs}`;
+    } catch {
+      /* no .env: nothing but the process environment */
+    }
+    if (stamp !== this.envStamp) {
+      this.envStamp = stamp;
+      try {
+        this.envValues = stamp === 'absent' ? {} : dotenv.parse(fs.readFileSync(file));
+      } catch {
+        this.envValues = (f.value as Record<string, string> | undefined) ?? {};
+      }
+    }
+    return this.envValues;
   }
 }

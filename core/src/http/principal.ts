@@ -2,7 +2,7 @@ import type { Role } from '../rbac.js';
 
 /** Who is calling. Set on every request by the authenticator (the auth plugin) before the guard runs. */
 export interface Principal {
-  kind: 'session' | 'api_key' | 'auth_disabled';
+  kind: 'session' | 'api_key' | 'auth_disabled' | 'deploy_token';
   userId: string | null;
   email: string | null;
   role: Role;

@@ -334,6 +334,32 @@ export class Warehouse {
   }
 
 
+  /**
+   * Writes a consistent copy of the warehouse to `target` (backups). Runs in the write queue, so no
+   * load or dbt hand-off is half done; reads go on. After a checkpoint that empties the WAL the file
+   * is copied byte for byte; otherwise (a reader kept the checkpoint from finishing) a logical copy.
+   */
+  snapshotTo(target: string): Promise<'file_copy' | 'logical_copy'> {
+    return this.write(async (c) => {
+      fs.rmSync(target, { force: true });
+      fs.rmSync(`${target}.wal`, { force: true });
+      await c.run('CHECKPOINT');
+      if (this.walBytes() === 0) {
+        fs.copyFileSync(this.opts.dbPath, target);
+        return 'file_copy' as const;
+      }
+      const cur = (await c.runAndReadAll('SELECT current_database() AS db')).getRowObjectsJson()[0]!.db as string;
+      await c.run(`ATTACH ${literal(target)} AS basin_snapshot_tmp`);
+      try {
+        await c.run(`COPY FROM DATABASE ${ident(cur)} TO basin_snapshot_tmp`);
+      } finally {
+        await c.run(`USE ${ident(cur)}`);
+        await c.run('DETACH basin_snapshot_tmp');
+      }
+      return 'logical_copy' as const;
+    });
+  }
+
   /** bytes left in the write-ahead log (0 after a complete checkpoint) */
   protected walBytes(): number {
     const wal = `${this.opts.dbPath}.wal`;

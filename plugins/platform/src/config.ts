@@ -13,6 +13,10 @@ export const CloudFile = Type.Object(
     domain: Type.Optional(Type.String()),
     ssh_key_path: Type.String({ default: '.basin/cloud_key' }),
     ssh_key_id: Type.Optional(Type.Integer()),
+    /** beyond SPEC: the SSH login and port of the server, and where Basin lives there */
+    ssh_user: Type.String({ default: 'root', pattern: '^[a-z_][a-z0-9_-]*$' }),
+    ssh_port: Type.Integer({ minimum: 1, maximum: 65535, default: 22 }),
+    remote_dir: Type.String({ default: '/opt/basin', pattern: '^/[A-Za-z0-9._/-]+$' }),
     deploy_branch: Type.String({ default: 'main' }),
     object_store: Type.Optional(
       Type.Object(
@@ -21,6 +25,12 @@ export const CloudFile = Type.Object(
           region: Type.Optional(Type.String()),
           access_key_env: Type.String({ default: 'OBJECT_STORE_ACCESS_KEY' }),
           secret_key_env: Type.String({ default: 'OBJECT_STORE_SECRET_KEY' }),
+          /** beyond SPEC: the S3-compatible endpoint (default: the hosted provider's for the region, or AWS for byos) */
+          endpoint: Type.Optional(Type.String({ format: 'uri', pattern: '^https?://' })),
+          /** beyond SPEC: key prefix of Basin's backups in the bucket */
+          prefix: Type.String({ default: 'basin-backups/', pattern: '^([A-Za-z0-9._-]+/)*$' }),
+          /** beyond SPEC: path-style URLs (MinIO and most self-hosted S3 servers need them) */
+          force_path_style: Type.Boolean({ default: false }),
         },
         { additionalProperties: false },
       ),

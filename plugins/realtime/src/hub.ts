@@ -12,6 +12,10 @@ export const WS_EVENT_PERMISSIONS: Readonly<Record<string, string>> = {
   tx_run_started: 'tx.view',
   tx_run_completed: 'tx.view',
   schema_drift_detected: 'governance.view',
+  // beyond SPEC's table: the initial sync of a deployed server (plugins/deploy), for admins
+  initial_sync_started: 'platform.manage',
+  initial_sync_progress: 'platform.manage',
+  initial_sync_completed: 'platform.manage',
 };
 
 export interface HubOptions {

@@ -15,7 +15,7 @@ const NAME = '^[a-z][a-z0-9_]*$';
 export const ScheduleSchema = Type.Object(
   {
     name: Type.String({ pattern: NAME }),
-    type: Type.Union([Type.Literal('sync'), Type.Literal('sync_only'), Type.Literal('tx'), Type.Literal('script')], { default: 'sync' }),
+    type: Type.Union([Type.Literal('sync'), Type.Literal('sync_only'), Type.Literal('tx'), Type.Literal('script'), Type.Literal('backup')], { default: 'sync' }),
     cron: Type.String({ minLength: 1 }),
     sources: Type.Optional(Type.Array(Type.String())),
     script_path: Type.Optional(Type.String()),
@@ -26,6 +26,8 @@ export const ScheduleSchema = Type.Object(
     timeout_minutes: Type.Optional(Type.Integer({ minimum: 1 })),
     notify_on: Type.Array(Type.Union([Type.Literal('failure'), Type.Literal('success'), Type.Literal('stale')]), { default: [] }),
     tx_command: Type.Optional(Type.String()),
+    /** beyond SPEC: a `backup` job also uploads .env and the other secret files */
+    include_secrets: Type.Optional(Type.Boolean()),
     /** beyond SPEC: retry a failed run */
     retries: Type.Integer({ minimum: 0, default: 0 }),
     retry_delay_seconds: Type.Integer({ minimum: 0, default: 300 }),

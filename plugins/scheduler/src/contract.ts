@@ -1,4 +1,5 @@
-import { createServiceRef } from '@basin/core';
+import { createExtensionPoint, createServiceRef } from '@basin/core';
+import type { Schedule } from './config.js';
 import type { SchedulesFile } from './config.js';
 import type { ScheduleJobFinished, ScheduleJobStarted, SyncRetrying } from './events.js';
 
@@ -14,6 +15,16 @@ export interface SchedulerView {
 }
 
 export const schedulerRef = createServiceRef<SchedulerView>({ id: 'scheduler' });
+
+/** The work of a schedule type another plugin owns (`backup` by the backups plugin). */
+export interface ScheduleJobRunner {
+  run(job: { schedule: Schedule; signal: AbortSignal; log: (text: string) => void }): Promise<{ rows: number | null; error: string | null }>;
+}
+export interface ScheduleJobTypes {
+  contribute(type: Schedule['type'], runner: ScheduleJobRunner): void;
+}
+/** lets a plugin run the jobs of a schedule type without the scheduler depending on it */
+export const scheduleJobTypesPoint = createExtensionPoint<ScheduleJobTypes>({ id: 'scheduler.job-types' });
 
 declare module '@basin/core' {
   interface BasinEvents {

@@ -5,7 +5,7 @@ import { sourceStatusPoint } from '@basin/plugin-sources/contract';
 import { syncEngineRef } from '@basin/plugin-sync/contract';
 import { txRunnerRef } from '@basin/plugin-transform/contract';
 import { schedulesFileSpec, type SchedulesFile } from './config.js';
-import { schedulerRef, type SchedulerView } from './contract.js';
+import { scheduleJobTypesPoint, schedulerRef, type ScheduleJobRunner, type SchedulerView } from './contract.js';
 import { registerScheduleRoutes } from './routes.js';
 import { registerScheduleCommands } from './cli/register.js';
 import { Scheduler } from './scheduler.js';
@@ -31,6 +31,8 @@ export default definePlugin({
   register(ctx) {
     ctx.page({ path: '/schedules', title: 'Schedules', permission: 'scheduler.view', section: 'Operate', order: 10, file: uiFile('schedules.js') });
     const store = new JobStore(ctx.resolve(coreServices.stateDb));
+    const jobTypes = new Map<string, ScheduleJobRunner>();
+    ctx.provideExtensionPoint(scheduleJobTypesPoint, { contribute: (type, runner) => void jobTypes.set(type, runner) });
     const scheduler = new Scheduler({
       projectDir: ctx.config.projectDir,
       initial: ctx.config.file<SchedulesFile>('schedules'),
@@ -44,6 +46,7 @@ export default definePlugin({
         syncEngine: () => ctx.tryResolve(syncEngineRef),
         txRunner: () => ctx.tryResolve(txRunnerRef),
         attentionSources: async () => (await ctx.tryResolve(governanceRef)?.attentionSources()) ?? new Set<string>(),
+        jobType: (type) => jobTypes.get(type),
       },
     });
     ctx.provide(schedulerRef, scheduler);

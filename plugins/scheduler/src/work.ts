@@ -2,6 +2,7 @@ import type { Schedule } from './config.js';
 import type { SyncEngine } from '@basin/plugin-sync/contract';
 import type { TxRunner } from '@basin/plugin-transform/contract';
 import { projectPython, resolveScript, runScript } from './script.js';
+import type { ScheduleJobRunner } from './contract.js';
 
 export interface WorkDeps {
   projectDir: string;
@@ -9,6 +10,8 @@ export interface WorkDeps {
   txRunner: () => TxRunner | undefined;
   /** sources with a governance attention flag (their models are skipped), when governance is installed */
   attentionSources: () => Promise<Set<string>>;
+  /** runners of schedule types other plugins own (scheduleJobTypesPoint) */
+  jobType: (type: string) => ScheduleJobRunner | undefined;
 }
 export interface WorkContext {
   schedule: Schedule;
@@ -40,6 +43,11 @@ export async function runWork(deps: WorkDeps, ctx: WorkContext): Promise<WorkRes
       return runTx(deps, ctx, splitCommand(s.tx_command ?? 'run'), []);
     case 'script':
       return runScriptJob(deps, ctx);
+    case 'backup': {
+      const runner = deps.jobType(s.type);
+      if (!runner) return { rows: null, error: 'the backups plugin is not installed, so this backup cannot run' };
+      return runner.run(ctx);
+    }
   }
 }
 

@@ -1,6 +1,7 @@
 import { createExtensionPoint, createServiceRef } from '@basin/core';
 import type { SourceRegistry } from './registry.js';
 import type { SourcesConfig } from './source-config.js';
+import type { OAuthToken } from '@basin/sdk';
 
 /** The public face of the sources plugin: what other plugins may import (`@basin/plugin-sources/contract`). */
 export type { SourceRegistry } from './registry.js';
@@ -64,3 +65,10 @@ export interface SourceStatusExtensions {
 }
 /** lets the scheduler and governance add to source status without the sources API depending on them */
 export const sourceStatusPoint = createExtensionPoint<SourceStatusExtensions>({ id: 'sources.status' });
+
+/** Provider OAuth tokens of source types (the secrets plugin provides them); the sync engine hands a source its token through `ctx.oauthToken()`. */
+export interface SourceOAuthTokens {
+  /** the current access token for a source type, refreshed first when it is about to expire */
+  token(sourceType: string): Promise<OAuthToken>;
+}
+export const sourceOAuthRef = createServiceRef<SourceOAuthTokens>({ id: 'sourceOAuth' });

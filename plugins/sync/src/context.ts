@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { BasinConfig } from '@basin/core';
 import type { SourceEntry } from '@basin/plugin-sources/contract';
-import { redactSecrets, SourceError, type SourceContext, type SourceLogger } from '@basin/sdk';
+import { notConnected, redactSecrets, SourceError, type OAuthToken, type SourceContext, type SourceLogger } from '@basin/sdk';
 
 export interface ContextInput {
   config: BasinConfig;
@@ -14,6 +14,8 @@ export interface ContextInput {
   log: SourceLogger;
   /** every secret value handed to the source is added here so logs can redact it */
   secrets: Set<string>;
+  /** the provider OAuth token of a source type (from the secrets plugin), when one is installed */
+  oauthToken?: (sourceType: string) => Promise<OAuthToken>;
 }
 
 const asDate = (v: unknown): string | undefined => {
@@ -68,6 +70,11 @@ export function buildSourceContext(i: ContextInput): SourceContext {
     signal: i.signal,
     log: i.log,
     fetch: globalThis.fetch,
+    async oauthToken(): Promise<OAuthToken> {
+      const token = await (i.oauthToken ? i.oauthToken(entry.type) : notConnected(entry.type)());
+      i.secrets.add(token.accessToken);
+      return token;
+    },
   };
 }
 

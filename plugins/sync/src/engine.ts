@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
-import { BasinError, errors, type BasinConfig, type Clock, type EventBus, type Logger, type Warehouse } from '@basin/core';
+import { BasinError, errors, literal, type BasinConfig, type Clock, type EventBus, type Logger, type Warehouse } from '@basin/core';
 import type { SourceEntry, SourceRegistry, SourcesConfig } from '@basin/plugin-sources/contract';
-import { notImplemented, SourceError, type ResourceSpec, type SourceDefinition, type SourceLogger } from '@basin/sdk';
+import { notImplemented, SourceError, type OAuthToken, type ResourceSpec, type SourceDefinition, type SourceLogger } from '@basin/sdk';
 import { buildSourceContext, redact } from './context.js';
 import { committedSyncIds, dropStaleStaging, LoadSession } from './loader.js';
 import type { SyncStore } from './store.js';
@@ -25,6 +25,8 @@ export interface EngineDeps {
   events: EventBus;
   clock: Clock;
   log: Logger;
+  /** provider OAuth tokens for oauth2 source types (the secrets plugin's, through the sources contract) */
+  oauthToken?: (sourceType: string) => Promise<OAuthToken>;
 }
 
 const iso = (d: Date) => d.toISOString();
@@ -187,6 +189,7 @@ export class SyncEngineImpl implements SyncEngine {
         signal: controller.signal,
         log,
         secrets,
+        oauthToken: this.d.oauthToken,
       });
       const resources = await this.resources(def, ctx, this.d.sources.block(entry));
       const state = fullRefresh ? {} : store.state(record.source);

@@ -4,7 +4,8 @@ import multipart from '@fastify/multipart';
 import { addLogRedactor, coreServices, definePlugin, removeServerInfo, writeServerInfo, type PluginContext } from '@basin/core';
 import { redactSecrets } from '@basin/sdk';
 import { Type } from '@sinclair/typebox';
-import { rawSchema, sourceRegistryRef, sourcesConfigRef, sourceStatusPoint } from '@basin/plugin-sources/contract';
+import { rawSchema, sourceOAuthRef, sourceRegistryRef, sourcesConfigRef, sourceStatusPoint } from '@basin/plugin-sources/contract';
+import { notConnected } from '@basin/sdk';
 import { registerSyncCommands } from './cli/commands.js';
 import { syncEngineRef, syncHistoryRef, syncLoadHooksPoint } from './contract.js';
 import { SyncEngineImpl } from './engine.js';
@@ -62,6 +63,11 @@ export default definePlugin({
       events: ctx.events,
       clock: ctx.clock,
       log: ctx.log,
+      // resolved at sync time: the secrets plugin may register after this one
+      oauthToken: (type) => {
+        const tokens = ctx.tryResolve(sourceOAuthRef);
+        return tokens ? tokens.token(type) : notConnected(type)();
+      },
     });
     await engine.recover();
     // the server log masks every credential a source was given, in every encoding, whoever logs it

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { resolveConfig } from '../config.js';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { SourceError, type SourceContext, type SourceDefinition } from '../types.js';
+import { notConnected, type OAuthToken } from '../oauth.js';
 
 export interface TestContextOptions {
   /** the source's name in sources.yml (default `contract_test`) */
@@ -21,6 +22,8 @@ export interface TestContextOptions {
   signal?: AbortSignal;
   /** waits between HTTP retries (record the delays instead of waiting) */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** the provider OAuth token `ctx.oauthToken()` answers (default: not connected) */
+  oauthToken?: OAuthToken;
 }
 
 export interface LogEntry {
@@ -67,6 +70,12 @@ export function createTestContext<S extends TSchema>(source: SourceDefinition<S>
     log: { info: log('info'), warn: log('warn'), error: log('error') },
     fetch: opts.fetch ?? globalThis.fetch,
     sleep: opts.sleep,
+    oauthToken: opts.oauthToken
+      ? async () => {
+          revealed.add(opts.oauthToken!.accessToken);
+          return opts.oauthToken!;
+        }
+      : notConnected(source.type),
     logs,
     revealed,
   };

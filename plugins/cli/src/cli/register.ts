@@ -61,23 +61,6 @@ export function registerPlatformCommands(cli: CliContext): void {
   ]).action(async (shell: string) => void cli.stdout.write((await import('./completion.js')).completionScript(program, shell)));
 
   withExamples(
-    projectOption(program.command('backup'))
-      .option('-o, --out <file>', 'archive to write (default: <project>-backup-<time>.tar.gz beside the project)')
-      .option('--json', 'print JSON')
-      .description('Back up the project to a local .tar.gz: config, secrets, dbt project, uploads, warehouse, state and users'),
-    ['basin backup', 'basin backup --out /backups/acme.tar.gz --json'],
-  ).action(async (o) => (await import('./backup.js')).runBackup(cli, dir(o), o));
-
-  withExamples(
-    projectOption(program.command('restore'))
-      .argument('<archive>', 'a .tar.gz written by "basin backup"')
-      .option('-y, --yes', 'replace an existing project (it is kept beside as <dir>.before-restore-<time>)')
-      .option('--json', 'print JSON')
-      .description('Restore a project from a "basin backup" archive (the server must be stopped)'),
-    ['basin restore acme-backup.tar.gz --project ~/acme --yes'],
-  ).action(async (archive: string, o) => (await import('./backup.js')).runRestore(cli, dir(o), archive, o));
-
-  withExamples(
     projectOption(program.command('login'))
       .option('--url <url>', "the server's URL (default: the server running for the project)")
       .option('--key <key>', 'an API key to store (prefer --key-stdin: arguments show in ps)')

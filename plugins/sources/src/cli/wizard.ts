@@ -238,7 +238,7 @@ export class SourceWizard {
     }
     const config = checkAgainstSchema(def.configSchema, block).value as Record<string, unknown>;
     this.out('Checking the source...');
-    const preview = await checkAndPreview(def, (signal) => wizardContext({ name, config, projectDir: this.projectDir, env: this.env, signal }));
+    const preview = await checkAndPreview(def, (signal) => wizardContext({ name, type: def.type, config, projectDir: this.projectDir, env: this.env, signal }));
     if (!preview.check.ok) {
       this.out(`  Check failed: ${preview.check.message ?? 'no reason given'}`);
       return this.ask.confirm('Save the source anyway?', false);

@@ -1,6 +1,6 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { literal } from '@basin/core';
-import { SourceError, type CheckResult, type ReadItem, type ResourceSpec, type SourceContext, type SourceDefinition } from '@basin/sdk';
+import { notConnected, SourceError, type CheckResult, type ReadItem, type ResourceSpec, type SourceContext, type SourceDefinition } from '@basin/sdk';
 
 export interface ResourcePreview {
   name: string;
@@ -16,7 +16,7 @@ export interface SourcePreview {
 }
 
 /** The context a source's check and a preview read get from the wizard: secrets from the environment and .env. */
-export function wizardContext(o: { name: string; config: Record<string, unknown>; projectDir: string; env: Record<string, string | undefined>; signal: AbortSignal }): SourceContext {
+export function wizardContext(o: { name: string; type?: string; config: Record<string, unknown>; projectDir: string; env: Record<string, string | undefined>; signal: AbortSignal }): SourceContext {
   const log = { info() {}, warn() {}, error() {} };
   return {
     name: o.name,
@@ -32,6 +32,8 @@ export function wizardContext(o: { name: string; config: Record<string, unknown>
     signal: o.signal,
     log,
     fetch: globalThis.fetch,
+    // the wizard has no provider connection at hand: an oauth2 source's check says to connect it first
+    oauthToken: notConnected(o.type ?? o.name),
   };
 }
 

@@ -1,13 +1,14 @@
 // `basin backup` / `basin restore`: a local .tar.gz of the project (config, secrets, dbt project,
 // uploads, warehouse, state and auth databases). The warehouse is taken consistently: from the
 // server's published serving copy while a server holds it, else the file itself; SQLite databases
-// through SQLite's online backup. (Remote copies, e.g. to S3, are a separate option of the same command.)
+// through SQLite's online backup. Object-storage backups are the same commands without --out (cli.ts).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { CliExit, EXIT, loadProjectConfig, openSqlite, runningServer, type CliContext } from '@basin/core';
-import { human } from './info.js';
+
+const human = (n: number): string => (n < 1024 ? `${n} B` : n < 1024 ** 2 ? `${(n / 1024).toFixed(1)} KiB` : n < 1024 ** 3 ? `${(n / 1024 ** 2).toFixed(1)} MiB` : `${(n / 1024 ** 3).toFixed(2)} GiB`);
 
 /** never in a backup: regenerated, machine-specific or live files */
 const EXCLUDE = [/^\.git(\/|$)/, /^node_modules(\/|$)/, /^\.venv-tx(\/|$)/, /^tx\/(target|logs|dbt_packages)(\/|$)/, /^\.basin\/(server\.json|logs(\/|$))/, /\.tmp$/, /\.db-(wal|shm)$/, /^\.basin-restore-/];
