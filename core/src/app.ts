@@ -7,7 +7,7 @@ import { parse as parseYaml } from 'yaml';
 import { Type } from '@sinclair/typebox';
 import { systemClock, type Clock } from './clock.js';
 import { EventBus } from './events.js';
-import { PermissionRegistry } from './rbac.js';
+import { PermissionRegistry, recordBundledPermissions } from './rbac.js';
 import { ConfigLoadError, loadConfig, PROJECT_FILE } from './config/loader.js';
 import { BasinConfig } from './config/service.js';
 import type { ConfigFileSpec } from './config/types.js';
@@ -72,8 +72,10 @@ const cachedDiscovery: { plugins?: BasinPlugin[] } = {};
 /** Every plugin package of the install (cached per process), plus those named in the project's config. */
 export async function loadPlugins(projectDir?: string): Promise<BasinPlugin[]> {
   if (!cachedDiscovery.plugins) {
-    const pkgs = discoverWorkspacePackages().filter((p) => p.kind === 'plugin');
+    // an opt-in plugin (the examples) loads only when a project lists it under `plugins:`
+    const pkgs = discoverWorkspacePackages().filter((p) => p.kind === 'plugin' && p.meta.optIn !== true);
     cachedDiscovery.plugins = await Promise.all(pkgs.map((p) => importPlugin(p)));
+    for (const [i, pkg] of pkgs.entries()) if (isBundled(pkg)) recordBundledPermissions(cachedDiscovery.plugins[i]!.permissions ?? []);
   }
   const out = [...cachedDiscovery.plugins];
   if (projectDir) {
@@ -91,6 +93,11 @@ export async function loadPlugins(projectDir?: string): Promise<BasinPlugin[]> {
     }
   }
   return out;
+}
+
+/** a plugin shipped with Basin: a package of the install's plugins/ folder */
+function isBundled(pkg: DiscoveredPackage): boolean {
+  return path.basename(path.dirname(pkg.dir)) === 'plugins';
 }
 
 async function importPlugin(pkg: DiscoveredPackage): Promise<BasinPlugin> {

@@ -24,3 +24,4 @@ export * from './store/sqlite.js';
 export * from './app.js';
 export * from './cli.js';
 export { asValue, asClass, asFunction, type Resolver } from 'awilix';
+export * from './config/platform-settings.js';

@@ -12,7 +12,7 @@ import { registerAuthRoutes } from './routes/auth-routes.js';
 import { RouteContext } from './routes/context.js';
 import { registerOAuthRoutes } from './routes/oauth-routes.js';
 import { registerTwoFactorRoutes } from './routes/two-factor-routes.js';
-import { authRef } from './contract.js';
+import { authRef, authPermissions } from './contract.js';
 import { AuthService } from './service.js';
 
 export { AuthSection, CLOUD_SESSION_DEFAULTS } from './config.js';
@@ -27,9 +27,16 @@ const rateLimiterRef = createServiceRef<RateLimiter>({ id: 'rateLimiter' });
 
 export default definePlugin({
   name: 'auth',
+  permissions: Object.values(authPermissions),
   configSections: [{ section: 'auth', schema: AuthSection }],
   commands: registerAuthCommands,
   register(ctx) {
+    // this plugin's pages of the UI (the shell serves them and lists them in its navigation)
+    ctx.page({ path: '/login', title: 'Log in', nav: false });
+    ctx.page({ path: '/setup', title: 'Set up', nav: false });
+    ctx.page({ path: '/invite/:token', title: 'Accept invite', nav: false });
+    ctx.page({ path: '/settings/account', title: 'Account' });
+    ctx.page({ path: '/settings/users', title: 'Users', permission: authPermissions.users_view.name });
     const db = openAuthDb(ctx.config.resolve('.basin', 'auth.db'));
     const auth = new AuthService(db, ctx.config, ctx.clock, ctx.events);
     const authn = new BasinAuthenticator(auth, ctx.resolve(coreServices.permissions));

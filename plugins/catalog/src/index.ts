@@ -1,11 +1,12 @@
 import { coreServices, definePlugin } from '@basin/core';
-import { governanceRef } from '@basin/plugin-governance/contract';
+import { governanceRef, governancePermissions } from '@basin/plugin-governance/contract';
 import type { SyncCompleted } from '@basin/plugin-sync/contract';
 import { ArtifactReader } from './artifacts.js';
 import { registerCatalogRoutes } from './routes.js';
 import { catalogRef } from './contract.js';
 import { Catalog } from './service.js';
 import { CatalogStore } from './store.js';
+import { sourcePermissions } from '@basin/plugin-sources/contract';
 
 export * from './service.js';
 export * from './contract.js';
@@ -16,8 +17,11 @@ export type { AgentTool } from './tools.js';
 /** Catalog of raw tables and dbt models, lineage, impact, search, profiles, agent summary and tools (SPEC "Catalog"). */
 export default definePlugin({
   name: 'catalog',
+  permissions: [sourcePermissions.view, governancePermissions.view],
   optionalDependsOn: ['governance', 'transform'],
   register(ctx) {
+    // this plugin's pages of the UI (the shell serves them and lists them in its navigation)
+    ctx.page({ path: '/catalog', title: 'Catalog', permission: sourcePermissions.view.name });
     const targetDir = ctx.config.resolve(ctx.config.platform.tx_project_dir, 'target');
     const catalog = new Catalog(
       ctx.resolve(coreServices.warehouse),

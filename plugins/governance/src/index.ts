@@ -5,7 +5,7 @@ import { GovernanceSection, piiOverridesFileSpec, type GovernanceSettings } from
 import { registerDriftCommands } from './cli.js';
 import { OverridesReader } from './overrides.js';
 import { registerGovernanceRoutes } from './routes.js';
-import { governanceRef, type DriftChange } from './contract.js';
+import { governanceRef, type DriftChange, governancePermissions } from './contract.js';
 import { Governance } from './service.js';
 import { GovernanceStore } from './store.js';
 
@@ -18,6 +18,7 @@ export type { PiiOverrideRecord } from './overrides.js';
 /** Schema drift, PII detection and source attention (SPEC "Schema drift and source attention", "PII findings"). */
 export default definePlugin({
   name: 'governance',
+  permissions: Object.values(governancePermissions),
   optionalDependsOn: ['sources', 'sync'],
   configFiles: [piiOverridesFileSpec],
   configSections: [{ section: 'governance', schema: GovernanceSection }],

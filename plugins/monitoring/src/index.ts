@@ -5,6 +5,7 @@ import { monitorsFileSpec, type MonitorsFile } from './config.js';
 import { monitoringRef } from './contract.js';
 import { MonitorEngine } from './engine.js';
 import { MonitorStore } from './store.js';
+import { governancePermissions } from '@basin/plugin-governance/contract';
 
 export * from './config.js';
 export type { MetricAlert, RunOutcome } from './engine.js';
@@ -18,6 +19,7 @@ export const SYNC_DEBOUNCE_MS = 2000;
 /** Metric monitors (SPEC monitors.yml; "Governance and monitoring" endpoints). */
 export default definePlugin({
   name: 'monitoring',
+  permissions: [governancePermissions.view],
   configFiles: [monitorsFileSpec],
   register(ctx) {
     const store = new MonitorStore(ctx.resolve(coreServices.stateDb));

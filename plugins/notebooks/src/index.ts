@@ -8,6 +8,7 @@ import { registerNotebookRoutes } from './routes.js';
 import { NotebookServers } from './servers.js';
 import { NotebookService } from './service.js';
 import { marimoVenv } from './venv.js';
+import { notebookPermissions } from './permissions.js';
 
 export { NotebookService, type NotebookRecord } from './service.js';
 export { marimoVenv, NOTEBOOK_REQUIREMENTS } from './venv.js';
@@ -22,9 +23,12 @@ const notebooksRef = createServiceRef<NotebookService>({ id: 'notebooks' });
 /** marimo notebooks in the project's notebooks/ folder, with per-notebook locks and servers (issue 14). */
 export default definePlugin({
   name: 'notebooks',
+  permissions: Object.values(notebookPermissions),
   configSections: [{ section: 'notebooks', schema: NotebooksSection }],
   commands: registerNotebookCommands,
   async register(ctx: PluginContext) {
+    // this plugin's pages of the UI (the shell serves them and lists them in its navigation)
+    ctx.page({ path: '/notebooks', title: 'Notebooks', permission: notebookPermissions.view.name });
     const { config } = ctx;
     const section = (): NotebooksSection => ({ enabled: true, lock_minutes: 10, max_servers: 3, start_timeout_seconds: 90, ...(config.section<Partial<NotebooksSection>>('notebooks') ?? {}) });
     if (!section().enabled) {

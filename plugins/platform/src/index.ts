@@ -3,6 +3,7 @@ import { BASIN_VERSION, coreServices, definePlugin, errors } from '@basin/core';
 import { Type } from '@sinclair/typebox';
 import { biFileSpec, cloudFileSpec } from './config.js';
 import { platformHealth } from './health.js';
+import { platformPermissions } from './permissions.js';
 
 export * from './config.js';
 export * from './health.js';
@@ -10,8 +11,14 @@ export * from './health.js';
 /** Status, configuration and health endpoints (SPEC "Health, status, configuration"). */
 export default definePlugin({
   name: 'platform',
+  permissions: Object.values(platformPermissions),
   configFiles: [cloudFileSpec, biFileSpec],
   register(ctx) {
+    // this plugin's pages of the UI (the shell serves them and lists them in its navigation)
+    ctx.page({ path: '/health', title: 'Health', permission: platformPermissions.health_view.name });
+    ctx.page({ path: '/logs', title: 'Logs', permission: platformPermissions.logs_view.name });
+    // until a secrets plugin owns it (issue 15), the settings page of the project's secrets
+    ctx.page({ path: '/settings/secrets', title: 'Secrets', permission: platformPermissions.manage.name });
     const app = () => ctx.resolve(coreServices.app);
     const baseUrl = (req: { protocol: string; host: string }) => `${req.protocol}://${req.host}`;
 

@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { ApiSection } from './config.js';
 import { executeQuery, MAX_SQL_BYTES } from './executor.js';
 import { ServingReader } from './serving-reader.js';
+import { queryPermissions } from './permissions.js';
 
 export { ApiSection } from './config.js';
 export { guardSelect, ALLOWED_TABLE_FUNCTIONS } from './sql-guard.js';
@@ -12,6 +13,7 @@ export type { QueryResult } from './executor.js';
 /** POST /api/query: one read-only SELECT on the serving copy (SPEC "Query"). */
 export default definePlugin({
   name: 'query',
+  permissions: Object.values(queryPermissions),
   configSections: [{ section: 'api', schema: ApiSection }],
   register(ctx) {
     const reader = new ServingReader(ctx.resolve(coreServices.warehouse), ctx.log);

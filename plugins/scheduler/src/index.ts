@@ -1,10 +1,10 @@
 import { coreServices, definePlugin } from '@basin/core';
 import { governanceRef } from '@basin/plugin-governance/contract';
 import { sourceStatusPoint } from '@basin/plugin-sources/contract';
-import { syncEngineRef } from '@basin/plugin-sync/contract';
+import { syncEngineRef, syncPermissions } from '@basin/plugin-sync/contract';
 import { txRunnerRef } from '@basin/plugin-transform/contract';
 import { schedulesFileSpec, type SchedulesFile } from './config.js';
-import { schedulerRef, type SchedulerView } from './contract.js';
+import { schedulerRef, type SchedulerView, schedulerPermissions } from './contract.js';
 import { registerScheduleRoutes } from './routes.js';
 import { Scheduler } from './scheduler.js';
 import { JobStore } from './store.js';
@@ -20,9 +20,12 @@ export { Scheduler, TICK_SECONDS, type ScheduleView } from './scheduler.js';
 /** Cron schedules for syncs, dbt commands and scripts (SPEC "schedules.yml", "Schedules and notifications"). */
 export default definePlugin({
   name: 'scheduler',
+  permissions: [syncPermissions.sync, ...Object.values(schedulerPermissions)],
   optionalDependsOn: ['sources', 'sync', 'transform', 'governance'],
   configFiles: [schedulesFileSpec],
   register(ctx) {
+    // this plugin's pages of the UI (the shell serves them and lists them in its navigation)
+    ctx.page({ path: '/schedules', title: 'Schedules', permission: schedulerPermissions.view.name });
     const store = new JobStore(ctx.resolve(coreServices.stateDb));
     const scheduler = new Scheduler({
       projectDir: ctx.config.projectDir,

@@ -1,4 +1,4 @@
-import { createExtensionPoint, createServiceRef } from '@basin/core';
+import { createExtensionPoint, createServiceRef, grantedFrom, type PermissionSpec } from '@basin/core';
 import type { SourceRegistry } from './registry.js';
 
 /** The public face of the sources plugin: what other plugins may import (`@basin/plugin-sources/contract`). */
@@ -41,3 +41,10 @@ export interface SourceStatusExtensions {
 }
 /** lets the scheduler and governance add to source status without the sources API depending on them */
 export const sourceStatusPoint = createExtensionPoint<SourceStatusExtensions>({ id: 'sources.status' });
+
+/** The permissions this plugin declares (SPEC "Roles and permissions"); other plugins guarding a route with one of them take it from here. */
+export const sourcePermissions = {
+  view: { name: 'source.view', roles: grantedFrom.viewer },
+  view_credentials: { name: 'source.view_credentials', roles: grantedFrom.admin },
+  manage: { name: 'source.manage', roles: grantedFrom.editor },
+} satisfies Record<string, PermissionSpec>;

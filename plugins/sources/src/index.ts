@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { definePlugin, PROJECT_FILE } from '@basin/core';
 import { ingestConfigFileSpec, secretsFileSpec, sourcesFileSpec } from './config.js';
-import { sourceRegistryRef, sourceStatusPoint, type SourceStatusContribution } from './contract.js';
+import { sourceRegistryRef, sourceStatusPoint, type SourceStatusContribution, sourcePermissions } from './contract.js';
 import { addProjectSources, loadSourceRegistry } from './registry.js';
 
 export * from './config.js';
@@ -14,6 +14,7 @@ const registry = await loadSourceRegistry();
 
 export default definePlugin({
   name: 'sources',
+  permissions: Object.values(sourcePermissions),
   configFiles: [sourcesFileSpec(registry), secretsFileSpec, ingestConfigFileSpec],
   // source packages a project lists under `plugins:` must be known before sources.yml is validated
   async prepare(projectDir) {

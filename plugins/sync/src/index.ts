@@ -2,9 +2,9 @@ import type { AddressInfo } from 'node:net';
 import multipart from '@fastify/multipart';
 import { coreServices, definePlugin, removeServerInfo, writeServerInfo, type PluginContext } from '@basin/core';
 import { Type } from '@sinclair/typebox';
-import { sourceRegistryRef } from '@basin/plugin-sources/contract';
+import { sourceRegistryRef, sourcePermissions } from '@basin/plugin-sources/contract';
 import { registerSyncCommands } from './cli/commands.js';
-import { syncEngineRef, syncHistoryRef, syncLoadHooksPoint } from './contract.js';
+import { syncEngineRef, syncHistoryRef, syncLoadHooksPoint, syncPermissions } from './contract.js';
 import { SyncEngineImpl } from './engine.js';
 import { registerFileRoutes, type UploadsSection } from './routes/files.js';
 import { registerLogRoutes } from './routes/logs.js';
@@ -32,6 +32,7 @@ export const SyncSectionSchema = Type.Object(
 
 export default definePlugin({
   name: 'sync',
+  permissions: [sourcePermissions.view, ...Object.values(syncPermissions)],
   dependsOn: ['sources'],
   optionalDependsOn: ['auth'],
   configSections: [

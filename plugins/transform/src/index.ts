@@ -3,7 +3,7 @@ import { coreServices, definePlugin, type PluginContext } from '@basin/core';
 import { governanceRef } from '@basin/plugin-governance/contract';
 import type { SyncCompleted } from '@basin/plugin-sync/contract';
 import { AutoRunCoalescer, realTimer } from './auto-run.js';
-import { txRunnerRef, txTimerRef } from './contract.js';
+import { txRunnerRef, txTimerRef, txPermissions } from './contract.js';
 import { txInternal } from './internal-services.js';
 import { registerTxCommands } from './commands.js';
 import { TxSection } from './config.js';
@@ -26,6 +26,7 @@ export { TX_REQUIREMENTS, ensureVenv, locateVenv, dbtExecutable, pythonExecutabl
 /** Transformations with dbt: runs, staging generation, auto-run after syncs, docs (issue 6). */
 export default definePlugin({
   name: 'transform',
+  permissions: Object.values(txPermissions),
   optionalDependsOn: ['governance', 'sync'],
   configFiles: [
     // dbt reads these itself; Basin only checks they are present
@@ -35,6 +36,8 @@ export default definePlugin({
   configSections: [{ section: 'tx', schema: TxSection }],
   commands: registerTxCommands,
   register(ctx: PluginContext) {
+    // this plugin's pages of the UI (the shell serves them and lists them in its navigation)
+    ctx.page({ path: '/models', title: 'Models', permission: txPermissions.view.name });
     const { config } = ctx;
     const txDir = config.resolve(config.platform.tx_project_dir);
     const section = (): TxSection => ({ timeout_seconds: 3600, docs_after_run: true, ...(config.section<Partial<TxSection>>('tx') ?? {}) });

@@ -36,8 +36,11 @@ export default definePlugin({
         .map(({ p, i }) => ({ path: p.path, title: p.title, module: p.file ? `/ui/ext/${i}.js` : (p.module ?? null) }));
     });
     ctx.afterRegister(() => {
+      const served = new Set<string>(PAGE_ROUTES);
       for (const p of ctx.resolve(coreServices.pages)) {
-        if (!(PAGE_ROUTES as readonly string[]).includes(p.path)) ctx.routes.get(p.path, { permission: 'public', schema: { hide: true } }, async (_req, reply) => reply.headers(headers).type('text/html; charset=utf-8').send(shell));
+        if (served.has(p.path)) continue;
+        served.add(p.path);
+        ctx.routes.get(p.path, { permission: 'public', schema: { hide: true } }, async (_req, reply) => reply.headers(headers).type('text/html; charset=utf-8').send(shell));
       }
     });
     ctx.routes.get('/query', { permission: 'public', schema: { hide: true } }, async (_req, reply) => reply.redirect('/bi/sqllab/'));
