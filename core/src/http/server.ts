@@ -5,9 +5,10 @@ import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { REDACT_PATHS } from '../logger.js';
-import { installErrorHandling } from './errors.js';
+import { clientErrorHandler, installErrorHandling, MethodIndex } from './errors.js';
+import { routeResponses } from './openapi-responses.js';
 import { guard } from './guard.js';
-import type { RouteTable } from './routes.js';
+import type { RouteDocs, RouteTable } from './routes.js';
 
 const require = createRequire(import.meta.url);
 
@@ -28,11 +29,13 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false, useDefaults: true } },
     requestIdHeader: 'x-request-id',
+    clientErrorHandler,
     exposeHeadRoutes: false,
   });
   app.decorateRequest('principal', null);
   await app.register(cookie);
-  installErrorHandling(app);
+  const methods = new MethodIndex();
+  installErrorHandling(app, methods);
 
   // Every route must declare its access; core's own documentation routes are public.
   app.addHook('onRoute', (route) => {
@@ -48,6 +51,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     }
     const final = route.config as Record<string, unknown>;
     for (const m of [route.method].flat()) {
+      methods.add(String(m), url);
       opts.routeTable.add({ method: String(m), url, permission: String(final.permission), owner: String(final.owner ?? 'unknown'), allowPartial: !!final.allowPartial, allowPending: !!final.allowPending });
     }
     // the guard runs after root onRequest hooks (authentication) and before validation
@@ -71,6 +75,12 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       const s = { ...(schema ?? {}) } as Record<string, unknown>;
       if (perm && perm !== 'public') s.security = [{ session: [] }, { apiKey: [] }];
       if (perm) s['x-permission'] = perm;
+      if (!s.hide) {
+        const cfg = route.config as Record<string, unknown> | undefined;
+        const method = String([route.method].flat()[0]);
+        const hasSchema = ['params', 'querystring', 'body', 'headers'].some((k) => s[k] !== undefined);
+        s.response = routeResponses({ method, permission: perm as string | undefined, hasSchema, existing: s.response as Record<string, unknown> | undefined, docs: cfg?.openapi as RouteDocs | undefined });
+      }
       return { schema: s as typeof schema, url };
     },
   });

@@ -86,7 +86,7 @@ export function registerRoutes(ctx: PluginContext, deps: { runner: DbtRunner; hi
       },
     },
     async (req, reply) => {
-      const body = req.body as { command: 'run' | 'build' | 'test'; select?: string | string[]; full_refresh: boolean };
+      const body = req.body;
       if (body.full_refresh && body.command === 'test') throw errors.badRequest('full_refresh applies to run and build, not test.', { field: 'full_refresh' });
       const select = Array.isArray(body.select) ? body.select.join(' ') : body.select;
       const rec = runner.start({ command: body.command, select, trigger: req.headers['x-basin-cli'] ? 'cli' : 'api', args: body.full_refresh ? ['--full-refresh'] : [] });
@@ -144,8 +144,8 @@ export function registerRoutes(ctx: PluginContext, deps: { runner: DbtRunner; hi
   };
   const docsFiles = new Set(['index.html', 'manifest.json', 'catalog.json']);
   ctx.routes.get('/tx-docs', { permission: 'tx.view', schema: { hide: true } }, async (_req, reply) => reply.redirect('/tx-docs/'));
-  ctx.routes.get('/tx-docs/*', { permission: 'tx.view', schema: { summary: 'dbt docs site', hide: true } }, async (req, reply) => {
-    const rel = String((req.params as Record<string, string>)['*'] ?? '') || 'index.html';
+  ctx.routes.get('/tx-docs/*', { permission: 'tx.view', schema: { summary: 'dbt docs site', hide: true, params: Type.Object({ '*': Type.String() }) } }, async (req, reply) => {
+    const rel = req.params['*'] || 'index.html';
     // only the docs site's own files: never run_results, compiled SQL or logs
     if (!docsFiles.has(rel)) throw errors.notFound('Docs file');
     return sendTargetFile(rel, reply);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { coreServices, definePlugin, errors, resolveInside } from '@basin/core';
 import { PAGE_ROUTES, uiAssets } from '@basin/ui';
+import { Type } from '@sinclair/typebox';
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -45,18 +46,18 @@ export default definePlugin({
     });
     ctx.routes.get('/query', { permission: 'public', schema: { hide: true } }, async (_req, reply) => reply.redirect('/bi/sqllab/'));
 
-    ctx.routes.get('/ui/vendor/:file', { permission: 'public', schema: { hide: true } }, async (req, reply) => {
-      const file = vendor[req.params.file as string];
+    ctx.routes.get('/ui/vendor/:file', { permission: 'public', schema: { hide: true, params: Type.Object({ file: Type.String() }) } }, async (req, reply) => {
+      const file = vendor[req.params.file];
       if (!file) throw errors.notFound('UI file');
       return reply.type(TYPES['.js']!).header('cache-control', 'public, max-age=86400').send(fs.createReadStream(file));
     });
-    ctx.routes.get('/ui/ext/:n.js', { permission: 'public', schema: { hide: true } }, async (req, reply) => {
+    ctx.routes.get('/ui/ext/:n.js', { permission: 'public', schema: { hide: true, params: Type.Object({ n: Type.String() }) } }, async (req, reply) => {
       const page = ctx.resolve(coreServices.pages)[Number(req.params.n)];
       if (!page?.file) throw errors.notFound('UI page module');
       return reply.headers(headers).type(TYPES['.js']!).send(fs.createReadStream(page.file));
     });
-    ctx.routes.get('/ui/*', { permission: 'public', schema: { hide: true } }, async (req, reply) => {
-      const rel = (req.params as Record<string, string>)['*'] ?? '';
+    ctx.routes.get('/ui/*', { permission: 'public', schema: { hide: true, params: Type.Object({ '*': Type.String() }) } }, async (req, reply) => {
+      const rel = req.params['*'];
       const file = resolveInside(publicDir, rel);
       if (!file || !fs.existsSync(file) || !fs.statSync(file).isFile()) throw errors.notFound('UI file');
       return reply.headers(headers).type(TYPES[path.extname(file)] ?? 'application/octet-stream').send(fs.createReadStream(file));
