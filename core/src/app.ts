@@ -12,6 +12,7 @@ import { ConfigLoadError, loadConfig, PROJECT_FILE } from './config/loader.js';
 import { BasinConfig } from './config/service.js';
 import type { ConfigFileSpec } from './config/types.js';
 import { buildServer } from './http/server.js';
+import { addErrorsOnEveryRoute } from './http/openapi-responses.js';
 import { createRegistrar, RouteTable } from './http/routes.js';
 import type { Principal } from './http/principal.js';
 import { discoverWorkspacePackages, importPackage, resolveProjectPackages, type DiscoveredPackage } from './plugin/discovery.js';
@@ -180,6 +181,7 @@ export async function createApp(opts: BootOptions): Promise<BasinApp> {
       provideExtensionPoint: provide,
       extensionPoint: tryResolve,
       page: (p) => pages.push(p),
+      errorsOnEveryRoute: (errs, methods) => addErrorsOnEveryRoute(http, errs, methods),
       health: (c) => healthContributors.push(c),
       status: (c) => statusContributors.push(c),
       onStart: (fn) => starters.push(fn),

@@ -8,6 +8,8 @@ import { BasinError } from './errors.js';
  */
 export interface ErrorDefinition {
   status: number;
+  /** the code on the wire when it differs from the entry's name (one code answered with two statuses, e.g. invalid_code as 400 and 401) */
+  code?: string;
   /** the message, or a function of the arguments the thrower passes (never secrets: messages reach clients) */
   message: string | ((args: never) => string);
   /** what the code means, for the API reference */
@@ -44,10 +46,11 @@ const every = new Map<string, CatalogedError>();
 /** Declares a package's codes. A code belongs to one package; declaring it again elsewhere is refused. */
 export function defineErrors<const T extends Record<string, ErrorDefinition>>(owner: string, defs: T): ErrorCatalogue<T> {
   const out: Record<string, unknown> = {};
-  for (const [code, def] of Object.entries(defs)) {
+  for (const [name, def] of Object.entries(defs)) {
+    const code = def.code ?? name;
     if (!/^[a-z0-9][a-z0-9_]*$/.test(code)) throw new Error(`Error code "${code}" of ${owner} must be snake_case`);
-    const prev = every.get(code);
-    if (prev && (prev.owner !== owner || prev.status !== def.status)) throw new Error(`Error code "${code}" is declared by both ${prev.owner} and ${owner}`);
+    const prev = every.get(`${code} ${def.status}`);
+    if (prev && prev.owner !== owner) throw new Error(`Error code "${code}" is declared by both ${prev.owner} and ${owner}`);
     const make = (...a: unknown[]): BasinError => {
       const fn = typeof def.message === 'function' ? (def.message as (x: unknown) => string) : null;
       const opts = (fn ? a[1] : a[0]) as ErrorOptions | undefined;
@@ -55,8 +58,8 @@ export function defineErrors<const T extends Record<string, ErrorDefinition>>(ow
       return new BasinError(def.status, code, message, opts?.details, opts?.headers);
     };
     const meta: CatalogedError = { code, status: def.status, owner, ...(def.description ? { description: def.description } : {}) };
-    every.set(code, meta);
-    out[code] = Object.assign(make, meta);
+    every.set(`${code} ${def.status}`, meta);
+    out[name] = Object.assign(make, meta);
   }
   return out as ErrorCatalogue<T>;
 }

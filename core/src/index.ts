@@ -25,3 +25,5 @@ export * from './app.js';
 export * from './cli.js';
 export { asValue, asClass, asFunction, type Resolver } from 'awilix';
 export * from './config/platform-settings.js';
+export * from './error-catalogue.js';
+export * from './core-errors.js';

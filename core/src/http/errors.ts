@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Socket } from 'node:net';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { BasinError } from '../errors.js';
@@ -27,7 +27,7 @@ function frameworkError(err: FastifyError): BasinError | null {
   if (status === 408) return coreErrors.request_timeout();
   if (status >= 400 && status < 500) {
     const json = err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || /JSON/.test(err.message);
-    return json ? coreErrors.invalid_json() : new BasinError(400, coreErrors.bad_request.code, err.message);
+    return json ? coreErrors.invalid_json() : coreErrors.bad_request({ reason: err.message });
   }
   return null;
 }
@@ -53,7 +53,17 @@ export class MethodIndex {
 
 /** Renders every error as DECISIONS §2's body; unknown errors become a 500 that leaks nothing. */
 export function installErrorHandling(app: FastifyInstance, methods: MethodIndex): void {
+  const unknownRoute = (req: FastifyRequest, reply: FastifyReply) => {
+    const path = req.url.split('?')[0] ?? '/';
+    const allow = methods.allowed(path);
+    if (allow.length && !allow.includes(req.method)) {
+      return reply.status(405).header('allow', allow.join(', ')).send(coreErrors.method_not_allowed({ method: req.method, allow }, { details: { allow } }).toBody());
+    }
+    return reply.status(404).send(coreErrors.not_found({ route: `${req.method} ${path}` }).toBody());
+  };
   app.setErrorHandler((err: FastifyError & { validation?: AjvError[]; validationContext?: string }, req, reply) => {
+    // a method no route takes (QUERY, a body without a content type...) fails parsing before the not-found handler runs
+    if (req.is404) return unknownRoute(req, reply);
     if (err instanceof BasinError) {
       if (err.headers) reply.headers(err.headers);
       if (err.status >= 500) req.log.error({ err }, err.message);
@@ -69,14 +79,7 @@ export function installErrorHandling(app: FastifyInstance, methods: MethodIndex)
     req.log.error({ err }, 'unhandled error');
     return reply.status(500).send(coreErrors.internal_error().toBody());
   });
-  app.setNotFoundHandler((req, reply) => {
-    const path = req.url.split('?')[0] ?? '/';
-    const allow = methods.allowed(path);
-    if (allow.length && !allow.includes(req.method)) {
-      return reply.status(405).header('allow', allow.join(', ')).send(coreErrors.method_not_allowed({ method: req.method, allow }, { details: { allow } }).toBody());
-    }
-    return reply.status(404).send(coreErrors.not_found({ route: `${req.method} ${path}` }).toBody());
-  });
+  app.setNotFoundHandler(unknownRoute);
 }
 
 const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };

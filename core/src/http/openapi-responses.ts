@@ -40,12 +40,20 @@ function errorBody(codes: string[]): Json {
   };
 }
 
+/** codes a plugin's global hooks add to every route (the auth plugin's rate limit and CSRF rule), per server */
+const globalErrors = new WeakMap<object, Array<{ errors: CatalogedError[]; methods?: string[] }>>();
+
+export function addErrorsOnEveryRoute(server: object, errors: CatalogedError[], methods?: string[]): void {
+  if (!globalErrors.has(server)) globalErrors.set(server, []);
+  globalErrors.get(server)!.push({ errors, methods });
+}
+
 /**
  * A route's responses for the OpenAPI document: its declared success bodies, and each error status
  * with the codes it carries (the route's own catalogued codes plus those of the HTTP layer: the guard
  * for a guarded route, validation for a route with a schema, parsing for one that takes a body).
  */
-export function routeResponses(opts: { method: string; permission?: string; hasSchema: boolean; existing: Json | undefined; docs: RouteDocs | undefined }): Json {
+export function routeResponses(opts: { server: object; method: string; permission?: string; hasSchema: boolean; existing: Json | undefined; docs: RouteDocs | undefined }): Json {
   const responses: Json = { ...(opts.existing ?? {}) };
   for (const [status, schema] of Object.entries(opts.docs?.response ?? {})) {
     responses[status] = schema ? { description: 'Success', content: { 'application/json': { schema: plain(schema) } } } : { description: 'Success, no body', type: 'null' };
@@ -53,6 +61,7 @@ export function routeResponses(opts: { method: string; permission?: string; hasS
   // what fastify-swagger shows for a route without response schemas, kept for those that declare none
   if (!Object.keys(responses).some((s) => s.startsWith('2'))) responses['200'] = { description: 'Default Response', type: 'null' };
   const errs = [...ANY_ROUTE, ...(opts.docs?.errors ?? [])];
+  for (const g of globalErrors.get(opts.server) ?? []) if (!g.methods || g.methods.includes(opts.method)) errs.push(...g.errors);
   if (opts.permission && opts.permission !== 'public') errs.push(...GUARDED);
   if (opts.permission && opts.permission !== 'public' && opts.permission !== 'auth') errs.push(coreErrors.forbidden);
   if (opts.hasSchema) errs.push(coreErrors.validation_failed);

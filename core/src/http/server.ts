@@ -30,6 +30,8 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false, useDefaults: true } },
     requestIdHeader: 'x-request-id',
     clientErrorHandler,
+    // long path parameters reach schema validation (422 with the field) instead of the router's bare 414
+    routerOptions: { maxParamLength: 1000 },
     exposeHeadRoutes: false,
   });
   app.decorateRequest('principal', null);
@@ -79,7 +81,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
         const cfg = route.config as Record<string, unknown> | undefined;
         const method = String([route.method].flat()[0]);
         const hasSchema = ['params', 'querystring', 'body', 'headers'].some((k) => s[k] !== undefined);
-        s.response = routeResponses({ method, permission: perm as string | undefined, hasSchema, existing: s.response as Record<string, unknown> | undefined, docs: cfg?.openapi as RouteDocs | undefined });
+        s.response = routeResponses({ server: app, method, permission: perm as string | undefined, hasSchema, existing: s.response as Record<string, unknown> | undefined, docs: cfg?.openapi as RouteDocs | undefined });
       }
       return { schema: s as typeof schema, url };
     },

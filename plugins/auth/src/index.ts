@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { coreServices, createServiceRef, definePlugin } from '@basin/core';
+import { coreServices, createServiceRef, definePlugin, coreErrors } from '@basin/core';
 import { BasinAuthenticator } from './authenticator.js';
 import { registerAuthCommands } from './cli.js';
 import { AuthSection } from './config.js';
@@ -14,6 +14,7 @@ import { registerOAuthRoutes } from './routes/oauth-routes.js';
 import { registerTwoFactorRoutes } from './routes/two-factor-routes.js';
 import { authRef, authPermissions } from './contract.js';
 import { AuthService } from './service.js';
+import { authErrors } from './errors.js';
 
 export { AuthSection, CLOUD_SESSION_DEFAULTS } from './config.js';
 export { AuthService } from './service.js';
@@ -47,6 +48,7 @@ export default definePlugin({
     ctx.events.declare('auth_logout');
 
     installRequestGuard(ctx.http, auth, authn, limiter);
+    ctx.errorsOnEveryRoute([coreErrors.csrf_rejected], ['POST', 'PUT', 'PATCH', 'DELETE']);
     const rc = new RouteContext(auth, authn);
     registerAuthRoutes(ctx, rc);
     registerTwoFactorRoutes(ctx, rc);

@@ -6,6 +6,7 @@ import { monitoringRef } from './contract.js';
 import { MonitorEngine } from './engine.js';
 import { MonitorStore } from './store.js';
 import { governancePermissions } from '@basin/plugin-governance/contract';
+import { monitoringErrors } from './errors.js';
 
 export * from './config.js';
 export type { MetricAlert, RunOutcome } from './engine.js';
@@ -89,7 +90,7 @@ export default definePlugin({
 
     ctx.routes.post(
       '/api/monitoring/run',
-      {
+      { errors: [monitoringErrors.monitor_invalid],
         permission: 'governance.view',
         schema: {
           summary: 'Run metric monitors now',

@@ -1,9 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import type { Json } from '@duckdb/node-api';
-import { BasinError, isBasinError } from '@basin/core';
+import { BasinError, isBasinError, coreErrors } from '@basin/core';
 import { guardSelect } from './sql-guard.js';
 import { queryValueConverter } from './json-values.js';
 import type { ServingReader } from './serving-reader.js';
+import { queryErrors } from './errors.js';
 
 export const MAX_SQL_BYTES = 100 * 1024;
 
@@ -40,7 +41,7 @@ export interface QueryResult {
 export async function executeQuery(reader: ServingReader, sql: string, limits: QueryLimits): Promise<QueryResult> {
   const bytes = Buffer.byteLength(sql, 'utf8');
   if (bytes > MAX_SQL_BYTES) {
-    throw new BasinError(413, 'payload_too_large', `The SQL is ${bytes} bytes; at most ${MAX_SQL_BYTES} bytes (100 KB) are accepted.`, { limit_bytes: MAX_SQL_BYTES, bytes });
+    throw coreErrors.payload_too_large({ reason: `The SQL is ${bytes} bytes; at most ${MAX_SQL_BYTES} bytes (100 KB) are accepted.` }, { details: { limit_bytes: MAX_SQL_BYTES, bytes } });
   }
   const started = performance.now();
   const lease = await reader.acquire();
@@ -78,14 +79,14 @@ export async function executeQuery(reader: ServingReader, sql: string, limits: Q
 }
 
 const timeoutError = (s: number) =>
-  new BasinError(400, 'query_timeout', `The query ran longer than ${s} seconds and was stopped (api.query_timeout_seconds).`, { timeout_seconds: s });
+  queryErrors.query_timeout({ seconds: s }, { details: { timeout_seconds: s } });
 
 /** DuckDB's binder/runtime messages name tables and columns of the query, never server paths or secrets. */
 function fromDuckDbError(e: Error): BasinError {
   const message = String(e.message ?? e).trim();
   if (/^(Permission|Invalid Input) Error: .*(external access|file system operations|disabled by configuration|read-only mode)/i.test(message)) {
-    return new BasinError(400, 'query_not_allowed', `Refused by the read-only query engine: ${message}`);
+    return queryErrors.query_not_allowed({ reason: `Refused by the read-only query engine: ${message}` });
   }
-  if (/^INTERRUPT/i.test(message)) return new BasinError(400, 'query_timeout', 'The query was interrupted.');
-  return new BasinError(400, 'query_failed', message);
+  if (/^INTERRUPT/i.test(message)) return queryErrors.query_timeout();
+  return queryErrors.query_failed({ reason: message });
 }

@@ -4,6 +4,7 @@ import { ApiSection } from './config.js';
 import { executeQuery, MAX_SQL_BYTES } from './executor.js';
 import { ServingReader } from './serving-reader.js';
 import { queryPermissions } from './permissions.js';
+import { queryErrors } from './errors.js';
 
 export { ApiSection } from './config.js';
 export { guardSelect, ALLOWED_TABLE_FUNCTIONS } from './sql-guard.js';
@@ -25,7 +26,7 @@ export default definePlugin({
 
     ctx.routes.post(
       '/api/query',
-      {
+      { errors: [queryErrors.query_timeout, queryErrors.query_not_allowed, queryErrors.query_failed, queryErrors.invalid_sql, queryErrors.serving_copy_unavailable, queryErrors.shutting_down],
         permission: 'query.execute',
         // larger than the SQL limit so an oversized SQL gets the explanatory 413 from the handler
         bodyLimit: 10 * MAX_SQL_BYTES,

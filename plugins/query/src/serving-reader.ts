@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { BasinError, type Logger, type Warehouse } from '@basin/core';
+import { queryErrors } from './errors.js';
 
 /** Options of every query instance: read-only, no file or network access, settings frozen, no extension loading. */
 export const READ_ONLY_OPTIONS: Record<string, string> = {
@@ -87,7 +88,7 @@ export class ServingReader {
     } catch (err) {
       if (!fs.existsSync(this.warehouse.servingPath)) {
         this.log.error({ err }, 'publishing the serving copy failed');
-        throw new BasinError(503, 'serving_copy_unavailable', 'The read-only copy of the warehouse is not available yet; retry shortly.');
+        throw queryErrors.serving_copy_unavailable();
       }
     }
   }
@@ -98,7 +99,7 @@ export class ServingReader {
   }
 
   async acquire(): Promise<Lease> {
-    if (this.closed) throw new BasinError(503, 'shutting_down', 'The server is shutting down.');
+    if (this.closed) throw queryErrors.shutting_down();
     await this.ensurePublished();
     const key = this.fileKey();
     let opened = this.current;

@@ -1,6 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { BasinError } from '@basin/core';
 import { statementKind } from './statement-kind.js';
+import { queryErrors } from './errors.js';
 
 /**
  * Decides whether a SQL text may run on the query endpoint. DuckDB's own parser is the judge:
@@ -24,8 +25,8 @@ const DENIED_FUNCTIONS = new Set(['query', 'query_table', 'json_execute_serializ
 /** A table name that DuckDB would treat as a file to scan (`FROM '/etc/passwd'`, `FROM 'x.csv'`). */
 const FILE_LIKE = /[/\\:*?~]|\.[A-Za-z0-9]{1,10}$/;
 
-const notAllowed = (message: string, details: Record<string, unknown>) => new BasinError(400, 'query_not_allowed', message, details);
-export const invalidSql = (message: string) => new BasinError(400, 'invalid_sql', `The SQL does not parse: ${message}`);
+const notAllowed = (message: string, details: Record<string, unknown>) => queryErrors.query_not_allowed({ reason: message }, { details });
+export const invalidSql = (message: string) => queryErrors.invalid_sql({ reason: message });
 
 interface SerializedSql {
   error: boolean;

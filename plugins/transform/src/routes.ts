@@ -6,6 +6,7 @@ import { hasModel, listModels, readManifest } from './artifacts.js';
 import type { TxHistory } from './history.js';
 import type { DbtRunner } from './runner.js';
 import type { StagingStore } from './staging-store.js';
+import { txErrors } from './errors.js';
 
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -58,7 +59,7 @@ export function registerRoutes(ctx: PluginContext, deps: { runner: DbtRunner; hi
 
   ctx.routes.post(
     '/api/tx/models/:model_name/run',
-    {
+    { response: { 202: Type.Unknown({ description: 'the run queued' }) },
       permission: 'tx.run',
       schema: {
         summary: 'Run one model (and, with cascade, everything downstream)',
@@ -78,7 +79,7 @@ export function registerRoutes(ctx: PluginContext, deps: { runner: DbtRunner; hi
 
   ctx.routes.post(
     '/api/tx/runs',
-    {
+    { response: { 202: Type.Unknown({ description: 'the run queued' }) },
       permission: 'tx.run',
       schema: {
         summary: 'Start dbt run, build or test with any dbt selector (none: every model); answers the queued run record',
@@ -124,9 +125,9 @@ export function registerRoutes(ctx: PluginContext, deps: { runner: DbtRunner; hi
     return r;
   });
 
-  ctx.routes.post('/api/tx/runs/:id/cancel', { permission: 'tx.run', schema: { summary: 'Cancel a queued or running transformation run', params: Type.Object({ id: Type.String({ maxLength: 100 }) }) } }, async (req) => {
+  ctx.routes.post('/api/tx/runs/:id/cancel', { errors: [txErrors.not_running], permission: 'tx.run', schema: { summary: 'Cancel a queued or running transformation run', params: Type.Object({ id: Type.String({ maxLength: 100 }) }) } }, async (req) => {
     if (!runner.get(req.params.id)) throw errors.notFound('Transformation run');
-    if (!runner.cancel(req.params.id)) throw errors.conflict('not_running', 'That run is not queued or running.');
+    if (!runner.cancel(req.params.id)) throw txErrors.not_running();
     return { cancelled: true };
   });
 
