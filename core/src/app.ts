@@ -137,7 +137,12 @@ export async function createApp(opts: BootOptions): Promise<BasinApp> {
   const log: Logger = http.log;
   const events = new EventBus((event, err) => log.error({ err, event }, 'event listener failed'), () => clock.now());
 
-  const warehouse = new Warehouse({ dbPath: config.resolve(config.platform.db_path), servingPath: config.resolve(config.platform.data_dir, 'serving.db') });
+  const warehouse = new Warehouse({
+    dbPath: config.resolve(config.platform.db_path),
+    servingPath: config.resolve(config.platform.data_dir, 'serving.db'),
+    autoPublish: true,
+    onPublishError: (err) => log.error({ err }, 'publishing the serving copy failed; readers keep the previous copy'),
+  });
   await warehouse.open();
   const stateDb = openSqlite(config.resolve('.basin', 'state.db'));
 

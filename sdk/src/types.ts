@@ -31,18 +31,24 @@ export interface ResourceSpec {
 
 /**
  * What a read may yield, per resource:
- * - `records`: a batch of rows (the engine bulk-loads it through the appender/Arrow, never row by row);
+ * - `records`: a batch of rows (the engine writes each batch to a newline-delimited JSON file and
+ *   bulk-reads it with DuckDB's read_json, never row by row);
  * - `file`: a local file DuckDB reads itself (read_csv/read_json/read_parquet); its rows get
- *   `_basin_source_file = sourceFile ?? path`;
+ *   `_basin_source_file = sourceFile ?? path`. A CSV row whose field count differs from the header
+ *   fails the sync (file, line, reason) unless `malformedRows` is 'quarantine': then such rows go to
+ *   the `<table>__rejects` table beside the raw table and the rest loads;
  * - `forget_files`: rows that came from these source files are dropped in the same swap
  *   (deleted or modified files of an incremental file source);
  * - `state`: a cursor checkpoint, committed only together with the data yielded before it.
  */
 export type ReadItem =
   | { kind: 'records'; resource: string; records: Record<string, unknown>[] }
-  | { kind: 'file'; resource: string; path: string; format: 'csv' | 'json' | 'parquet'; options?: Record<string, unknown>; sourceFile?: string }
+  | { kind: 'file'; resource: string; path: string; format: 'csv' | 'json' | 'parquet'; options?: Record<string, unknown>; sourceFile?: string; malformedRows?: MalformedRows }
   | { kind: 'forget_files'; resource: string; sourceFiles: string[] }
   | { kind: 'state'; resource: string; state: Record<string, unknown> };
+
+/** what a load does with CSV rows DuckDB's strict reader refuses: fail the sync, or set them aside and load the rest */
+export type MalformedRows = 'fail' | 'quarantine';
 
 export interface SourceLogger {
   info(msg: string, data?: Record<string, unknown>): void;
@@ -79,6 +85,21 @@ export interface CheckResult {
   message?: string;
 }
 
+/**
+ * A source that reads the files of one local directory declares where that directory is, so Basin can
+ * watch it, take uploads into it and list its files (the watcher, upload-csv and csv-files routes).
+ */
+export interface FileDirectoryCapability<C = Record<string, unknown>> {
+  /** the setting of the source's block that names the directory (`directory`, `bucket_url`) */
+  key: string;
+  /** the absolute local directory for this config; null when the config names no local directory */
+  directory(config: C, projectDir: string): string | null;
+  /** the glob of the files it loads, relative to the directory */
+  pattern(config: C): string;
+  /** true when the directory must lie inside the project (config validation refuses others) */
+  insideProject: boolean;
+}
+
 export interface SourceDefinition<S extends TSchema = TSchema> {
   type: string;
   title?: string;
@@ -90,6 +111,8 @@ export interface SourceDefinition<S extends TSchema = TSchema> {
   configKey?: 'typed' | 'generic';
   configSchema: S;
   capabilities: SourceCapabilities;
+  /** set by sources that load the files of a local directory (see FileDirectoryCapability) */
+  fileDirectory?: FileDirectoryCapability<Static<S>>;
   /** resources this source can produce (may be refined by discover) */
   resources?: ResourceSpec[];
   /** resources read when the config names none */

@@ -10,6 +10,21 @@ export interface WarehouseOptions {
   /** how long a read waits for the warehouse to come back from a handoff before failing */
   reopenWaitMs?: number;
   threads?: number;
+  /**
+   * Publish the serving copy on its own after writes (the running app): a write that is not staging
+   * makes the copy stale and a publish follows once writes pause (`publishDelayMs`, default 50 ms).
+   */
+  autoPublish?: boolean;
+  publishDelayMs?: number;
+  /** called when a publish the warehouse started on its own fails (the previous copy stays) */
+  onPublishError?: (err: unknown) => void;
+}
+
+export interface WriteOptions {
+  /** run under the load memory limit (bulk loads): DuckDB spills to disk instead of growing the process */
+  bounded?: boolean;
+  /** the write changes nothing a reader sees (staging tables, bookkeeping): the serving copy stays fresh */
+  staging?: boolean;
 }
 
 /** Quotes an identifier for DuckDB SQL. */
@@ -39,13 +54,21 @@ async function unqualifyViews(c: Conn, sourceCatalog: string, copyCatalog: strin
 /**
  * The one owner of the DuckDB warehouse file (DECISIONS §3). Writes are serialized through one queue;
  * reads run concurrently on their own connections; `handoff` closes the file for an external writer
- * (dbt) and reopens it; `publishServingCopy` writes the read-only copy every reader outside the writer uses.
+ * (dbt) and reopens it. It alone publishes the read-only serving copy every reader outside the writer
+ * uses (issue 11): it knows when the copy is stale, coalesces requests into one publish at a time
+ * plus at most one queued, and copies under the load memory limit. Writers ask (`publishServingCopy`);
+ * readers wait for a fresh copy (`servingCopyReady`) and never publish.
  */
 export class Warehouse {
   private instance: DuckDBInstance | null = null;
   private writeChain: Promise<unknown> = Promise.resolve();
   private closedUntil: Promise<void> | null = null;
   private publishing: Promise<void> | null = null;
+  private queuedPublish: Promise<void> | null = null;
+  private publishTimer: NodeJS.Timeout | null = null;
+  private scheduledPublish: { promise: Promise<void>; resolve: () => void; reject: (e: unknown) => void } | null = null;
+  private stale = false;
+  private loadMemoryLimitMb: number | null = null;
   private servingPublishedAt: Date | null = null;
   /** how the last serving copy was made: a byte copy after a checkpoint, or a logical COPY FROM DATABASE */
   lastPublishMode: 'file_copy' | 'logical_copy' | null = null;
@@ -70,12 +93,84 @@ export class Warehouse {
     }
   }
 
+  /** the memory limit of bounded writes and of publishing (sync.load_memory_limit_mb); null = DuckDB's own */
+  setLoadMemoryLimit(mb: number | null): void {
+    this.loadMemoryLimitMb = mb;
+  }
+
   async open(): Promise<void> {
     if (this.instance) return;
     fs.mkdirSync(path.dirname(this.opts.dbPath), { recursive: true });
     const options: Record<string, string> = {};
     if (this.opts.threads) options.threads = String(this.opts.threads);
     this.instance = await DuckDBInstance.create(this.opts.dbPath, options);
+    // DuckDB's spill folder of a process killed mid-load stays behind; we hold the file's lock now and
+    // have not spilled yet, so whatever is in it is garbage (issue 12)
+    fs.rmSync(`${this.opts.dbPath}.tmp`, { recursive: true, force: true });
+    // a copy missing, or older than the warehouse (written while no server ran, or by dbt): publish
+    if (this.opts.autoPublish && this.servingOlderThanWarehouse()) this.markStale();
+  }
+
+  /** the serving copy is missing or older than the warehouse file or its WAL */
+  private servingOlderThanWarehouse(): boolean {
+    const mtime = (f: string) => {
+      try {
+        return fs.statSync(f, { bigint: true }).mtimeNs;
+      } catch {
+        return null;
+      }
+    };
+    const serving = mtime(this.opts.servingPath);
+    if (serving === null) return true;
+    return (mtime(this.opts.dbPath) ?? 0n) > serving || (mtime(`${this.opts.dbPath}.wal`) ?? 0n) > serving;
+  }
+
+  /** true when a write since the last publish has not reached the serving copy yet */
+  get servingCopyStale(): boolean {
+    return this.stale || !fs.existsSync(this.opts.servingPath);
+  }
+
+  /** a write changed what readers see: publish once writes pause (coalesced with any pending request) */
+  private markStale(): void {
+    this.stale = true;
+    if (!this.opts.autoPublish || this.publishTimer || this.scheduledPublish) return;
+    let resolve!: () => void;
+    let reject!: (e: unknown) => void;
+    const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
+    promise.catch((err) => this.opts.onPublishError?.(err));
+    this.scheduledPublish = { promise, resolve, reject };
+    this.publishTimer = setTimeout(() => this.fireScheduled(), this.opts.publishDelayMs ?? 50);
+    this.publishTimer.unref?.();
+  }
+
+  private fireScheduled(): void {
+    const s = this.scheduledPublish;
+    if (this.publishTimer) clearTimeout(this.publishTimer);
+    this.publishTimer = null;
+    this.scheduledPublish = null;
+    if (s) this.requestPublish().then(s.resolve, s.reject);
+  }
+
+  /**
+   * For readers: waits (at most `maxWaitMs`) until the serving copy holds every write made so far,
+   * then returns; a copy that is still older afterwards is served as it is. Never publishes itself;
+   * only when no copy exists at all does the warehouse publish one now.
+   */
+  async servingCopyReady(maxWaitMs: number): Promise<void> {
+    if (!fs.existsSync(this.opts.servingPath) && !this.publishing && !this.queuedPublish && !this.scheduledPublish && this.instance) this.markStale();
+    const pending = this.scheduledPublish?.promise ?? this.queuedPublish ?? this.publishing;
+    if (!pending) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([pending.catch(() => undefined), new Promise<void>((r) => (timer = setTimeout(r, maxWaitMs)))]).finally(() => clearTimeout(timer));
+  }
+
+  /** resolves when no publish is scheduled, running or queued (shutdown, tests) */
+  async servingCopySettled(): Promise<void> {
+    for (;;) {
+      const pending = this.scheduledPublish?.promise ?? this.queuedPublish ?? this.publishing;
+      if (!pending) return;
+      await pending.catch(() => undefined);
+    }
   }
 
   private async waitOpen(): Promise<DuckDBInstance> {
@@ -106,11 +201,29 @@ export class Warehouse {
     return this.withConn(fn);
   }
 
-  /** A write, serialized with every other write. */
-  write<T>(fn: (c: Conn) => Promise<T>): Promise<T> {
-    const run = this.writeChain.then(() => this.withConn(fn));
+  /**
+   * A write, serialized with every other write. `bounded` lowers DuckDB's memory limit to the load
+   * limit while it runs (restored after); a write that is not `staging` makes the serving copy stale.
+   */
+  write<T>(fn: (c: Conn) => Promise<T>, opts: WriteOptions = {}): Promise<T> {
+    const body = opts.bounded ? (c: Conn) => this.withMemoryLimit(c, () => fn(c)) : fn;
+    const run = this.writeChain.then(() => this.withConn(body));
     this.writeChain = run.catch(() => undefined);
+    if (!opts.staging) void run.then(() => this.markStale(), () => this.markStale());
     return run;
+  }
+
+  /** the one place the load memory limit is applied: set for `fn`, the previous limit restored after */
+  private async withMemoryLimit<T>(c: Conn, fn: () => Promise<T>): Promise<T> {
+    const mb = this.loadMemoryLimitMb;
+    if (!mb) return fn();
+    const previous = String((await c.runAndReadAll("SELECT current_setting('memory_limit')")).getRows()[0]![0]);
+    await c.run(`SET memory_limit = ${literal(`${mb}MB`)}`);
+    try {
+      return await fn();
+    } finally {
+      await c.run(`SET memory_limit = ${literal(previous)}`).catch(() => undefined);
+    }
   }
 
   /** Rows as plain JSON-safe objects (BIGINT as string where needed). */
@@ -152,13 +265,43 @@ export class Warehouse {
   }
 
   /**
-   * Publishes data/serving.db: a full copy written to a temp file, then renamed over the old one,
-   * so readers see the old or the new copy, never a partial one. Runs in the write queue.
+   * Asks for a serving copy holding every write made so far. Requests coalesce: one publish runs at a
+   * time, and requests arriving meanwhile share one more publish after it.
    */
   publishServingCopy(): Promise<void> {
-    if (this.publishing) return this.publishing;
+    if (this.scheduledPublish) {
+      // a publish was about to start on its own: start it now and hand out its promise
+      const s = this.scheduledPublish;
+      this.fireScheduled();
+      return s.promise;
+    }
+    return this.requestPublish();
+  }
+
+  private requestPublish(): Promise<void> {
+    if (this.queuedPublish) return this.queuedPublish;
+    if (this.publishing) {
+      // the running publish may have missed the latest writes: one more after it, shared
+      this.queuedPublish = this.publishing
+        .catch(() => undefined)
+        .then(() => {
+          this.queuedPublish = null;
+          return this.publishNow();
+        });
+      return this.queuedPublish;
+    }
+    return this.publishNow();
+  }
+
+  /**
+   * Publishes data/serving.db: a full copy written to a temp file, then renamed over the old one,
+   * so readers see the old or the new copy, never a partial one. Runs in the write queue, under the
+   * load memory limit (copying the whole database is as memory-hungry as a load).
+   */
+  private publishNow(): Promise<void> {
     const target = this.opts.servingPath;
     const tmp = `${target}.${process.pid}.tmp`;
+    this.stale = false;
     this.publishing = this.write(async (c) => {
       fs.rmSync(tmp, { force: true });
       fs.rmSync(`${tmp}.wal`, { force: true });
@@ -180,6 +323,9 @@ export class Warehouse {
       fs.renameSync(tmp, target);
       this.lastPublishMode = byteCopy ? 'file_copy' : 'logical_copy';
       this.servingPublishedAt = new Date();
+    }, { bounded: true, staging: true }).catch((e) => {
+      this.stale = true;
+      throw e;
     }).finally(() => {
       this.publishing = null;
       fs.rmSync(tmp, { force: true });
@@ -200,6 +346,14 @@ export class Warehouse {
   }
 
   async close(): Promise<void> {
+    // a publish not started yet is dropped (the next start publishes a stale copy); a running one finishes
+    if (this.publishTimer) clearTimeout(this.publishTimer);
+    this.publishTimer = null;
+    const s = this.scheduledPublish;
+    this.scheduledPublish = null;
+    s?.resolve();
+    await this.queuedPublish?.catch(() => undefined);
+    await this.publishing?.catch(() => undefined);
     await this.writeChain;
     if (this.instance) {
       try {

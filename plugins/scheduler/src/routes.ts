@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { errors, type PluginContext } from '@basin/core';
+import { configuredSources, sourcesConfigRef } from '@basin/plugin-sources/contract';
 import type { Scheduler } from './scheduler.js';
 import type { JobStore } from './store.js';
 import { schedulerErrors } from './errors.js';
@@ -63,8 +64,8 @@ export function registerScheduleRoutes(ctx: PluginContext, scheduler: Scheduler,
   });
 
   ctx.routes.get('/api/sources/unscheduled', { permission: 'scheduler.view', schema: { summary: 'Sources that no enabled sync schedule lists' } }, async () => {
-    if (!ctx.config.hasFile('sources')) return [];
-    const sources = (ctx.config.file<{ sources: Array<{ name: string; type: string; enabled?: boolean }> }>('sources').sources ?? []);
+    // the live list: a source added while the server runs is listed too
+    const sources = ctx.tryResolve(sourcesConfigRef)?.all() ?? configuredSources(ctx.config);
     const scheduled = new Set(
       scheduler
         .current()

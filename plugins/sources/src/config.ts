@@ -1,8 +1,31 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
 import { checkAgainstSchema, closest, type ConfigFileSpec } from '@basin/core';
 import type { SourceRegistry } from './registry.js';
 
 export const SOURCE_NAME = '^[a-z0-9_]+$';
+
+/** `dir` lies inside the project, also after following symbolic links of the part that exists */
+function insideProject(projectDir: string, dir: string): boolean {
+  const within = (root: string, p: string) => {
+    const rel = path.relative(root, p);
+    return !rel.startsWith('..') && !path.isAbsolute(rel);
+  };
+  if (!within(projectDir, dir)) return false;
+  let real: string;
+  let rootReal: string;
+  try {
+    rootReal = fs.realpathSync(projectDir);
+    // the deepest existing ancestor: a link there may lead out of the project
+    let probe = dir;
+    while (!fs.existsSync(probe) && path.dirname(probe) !== probe) probe = path.dirname(probe);
+    real = path.join(fs.realpathSync(probe), path.relative(probe, dir));
+  } catch {
+    return true;
+  }
+  return within(rootReal, real);
+}
 
 /** Fields every source has (SPEC "sources.yml"); the typed block or generic_config is checked per type. */
 export const CommonSourceFields = {
@@ -61,6 +84,17 @@ export function sourcesFileSpec(registry: SourceRegistry): ConfigFileSpec {
         for (const p of problems) ctx.issue(`${at}/${blockKey}${p.path === '/' ? '' : p.path}`, p.message, { expected: p.expected, suggestion: p.suggestion });
         // cross-field rules a schema cannot say (e.g. basic auth needs both *_env names), once the shape is right
         if (!problems.length) for (const p of def.validateConfig?.(block as never) ?? []) ctx.issue(`${at}/${blockKey}${p.path === '/' ? '' : p.path}`, p.message);
+        // a file source's folder must lie inside the project (the sync refuses others; say so here, with the line)
+        const cap = def.fileDirectory;
+        if (!problems.length && cap?.insideProject) {
+          const configured = (block as Record<string, unknown>)[cap.key];
+          const dir = cap.directory(block as never, ctx.projectDir);
+          if (typeof configured === 'string' && dir && !insideProject(ctx.projectDir, dir)) {
+            ctx.issue(`${at}/${blockKey}/${cap.key}`, `"${configured}" is outside the project; a ${s.type} source reads a folder inside it (use a filesystem source for other places)`, {
+              expected: 'a path inside the project, e.g. data/incoming',
+            });
+          }
+        }
         s[blockKey] = block;
       });
     },

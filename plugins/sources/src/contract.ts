@@ -1,5 +1,6 @@
 import { createExtensionPoint, createServiceRef, grantedFrom, type PermissionSpec } from '@basin/core';
 import type { SourceRegistry } from './registry.js';
+import type { SourcesConfig } from './source-config.js';
 
 /** The public face of the sources plugin: what other plugins may import (`@basin/plugin-sources/contract`). */
 export type { SourceRegistry } from './registry.js';
@@ -8,6 +9,13 @@ export type { SourceEntry, SourcesFile } from './config.js';
 /** for CLI commands that run before a project boots (`basin source add`) */
 export { addProjectSources, loadSourceRegistry } from './registry.js';
 export { SOURCE_NAME } from './config.js';
+/** the add wizard's schema walk, shared by `basin source add` and the UI's add form */
+export { parseAnswer, sourceTypeGroups, suggestedEnvName, wizardFields, type FieldKind, type WizardField } from './wizard/fields.js';
+export type { SourcesConfig, RegisteredSource } from './source-config.js';
+export { blockKey, configuredSources, findSource, maskConfig, rawSchema, sourceBlock, sourceDirectory } from './source-config.js';
+
+/** the configured sources, live: a valid edit of sources.yml is taken in without a restart */
+export const sourcesConfigRef = createServiceRef<SourcesConfig>({ id: 'sourcesConfig' });
 
 /** every installed source type (packages and project-listed ones) */
 export const sourceRegistryRef = createServiceRef<SourceRegistry>({ id: 'sourceRegistry' });
@@ -26,8 +34,23 @@ export interface SourceSchemaChangeGroup {
   at: string;
 }
 
-/** What other plugins add to a source's status in the sources API (schedule, attention, schema history). */
+export type SourceSyncStatus = 'synced' | 'syncing' | 'failed' | 'empty' | 'not_synced' | 'unknown';
+
+/** what the sync plugin knows of a source: status, freshness and the tables it loaded */
+export interface SourceSyncState {
+  status: SourceSyncStatus;
+  last_sync: string | null;
+  freshness: { last_update: string | null; days_old: number | null };
+  raw_schema: string;
+  tables: Array<{ name: string; schema: string; row_count: number; columns: unknown[]; updated_at: string | null }>;
+}
+
+/** What other plugins add to a source's status in the sources API (sync state, schedule, attention, schema history). */
 export interface SourceStatusContribution {
+  /** the source's sync state (the sync plugin) */
+  sync?(source: string): SourceSyncState;
+  /** the source's latest sync records, newest first, and how many there are */
+  syncHistory?(source: string, limit: number): { items: unknown[]; total: number };
   /** the schedules that sync this source, or null */
   schedule?(source: string): unknown;
   /** sources that need attention */

@@ -2,12 +2,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { definePlugin, PROJECT_FILE } from '@basin/core';
+import { registerSourceCommands } from './cli/commands.js';
 import { ingestConfigFileSpec, secretsFileSpec, sourcesFileSpec } from './config.js';
-import { sourceRegistryRef, sourceStatusPoint, type SourceStatusContribution, sourcePermissions } from './contract.js';
+import { sourceRegistryRef, sourcesConfigRef, sourceStatusPoint, type SourceStatusContribution, sourcePermissions } from './contract.js';
 import { addProjectSources, loadSourceRegistry } from './registry.js';
+import { registerSourceRoutes } from './routes/sources.js';
+import { SourcesConfig } from './source-config.js';
 
 export * from './config.js';
 export * from './registry.js';
+export { SourcesConfig, maskConfig, rawSchema } from './source-config.js';
 
 // Source packages are loaded before config validation, since each one owns its block's schema.
 const registry = await loadSourceRegistry();
@@ -16,6 +20,7 @@ export default definePlugin({
   name: 'sources',
   permissions: Object.values(sourcePermissions),
   configFiles: [sourcesFileSpec(registry), secretsFileSpec, ingestConfigFileSpec],
+  commands: registerSourceCommands,
   // source packages a project lists under `plugins:` must be known before sources.yml is validated
   async prepare(projectDir) {
     let names: string[] = [];
@@ -29,7 +34,12 @@ export default definePlugin({
   },
   register(ctx) {
     ctx.provide(sourceRegistryRef, registry);
+    const sources = new SourcesConfig(ctx.config, registry, sourcesFileSpec(registry), ctx.log);
+    ctx.provide(sourcesConfigRef, sources);
     const contributions: SourceStatusContribution[] = [];
     ctx.provideExtensionPoint(sourceStatusPoint, { contribute: (c) => void contributions.push(c), contributions: () => contributions });
+    registerSourceRoutes(ctx, { registry, sources });
+    // an edit of sources.yml that does not validate: the running list is kept, and health says why
+    ctx.health(() => ({ sources_config_error: sources.error() }));
   },
 });

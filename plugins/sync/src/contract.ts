@@ -28,6 +28,8 @@ export interface SyncCompleted extends SyncStarted {
   rows: number;
   tables: SyncTable[];
   duration_seconds: number;
+  /** CSV rows set aside into `<table>__rejects` (only with malformed_rows: quarantine) */
+  rejected_rows?: number;
 }
 export interface SyncFailed extends SyncStarted {
   error: string;

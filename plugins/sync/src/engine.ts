@@ -1,11 +1,10 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
-import { BasinError, errors, literal, type BasinConfig, type Clock, type EventBus, type Logger, type Warehouse } from '@basin/core';
-import type { SourceEntry, SourceRegistry } from '@basin/plugin-sources/contract';
+import { BasinError, errors, type BasinConfig, type Clock, type EventBus, type Logger, type Warehouse } from '@basin/core';
+import type { SourceEntry, SourceRegistry, SourcesConfig } from '@basin/plugin-sources/contract';
 import { notImplemented, SourceError, type ResourceSpec, type SourceDefinition, type SourceLogger } from '@basin/sdk';
 import { buildSourceContext, redact } from './context.js';
 import { committedSyncIds, dropStaleStaging, LoadSession } from './loader.js';
-import { findSource, sourceBlock } from './source-config.js';
 import type { SyncStore } from './store.js';
 import type { PostLoadHook, SyncEngine, SyncOptions, SyncRecord } from './types.js';
 
@@ -19,13 +18,13 @@ interface Job {
 export interface EngineDeps {
   config: BasinConfig;
   registry: SourceRegistry;
+  /** the live list of configured sources (an edit of sources.yml is taken in) */
+  sources: SourcesConfig;
   warehouse: Warehouse;
   store: SyncStore;
   events: EventBus;
   clock: Clock;
   log: Logger;
-  /** DuckDB memory limit while a load statement runs (sync.load_memory_limit_mb); null = DuckDB's own */
-  loadMemoryLimitMb?: number | null;
 }
 
 const iso = (d: Date) => d.toISOString();
@@ -37,8 +36,6 @@ export class SyncEngineImpl implements SyncEngine {
   private readonly hooks: PostLoadHook[] = [];
   private readonly waiting: Array<() => void> = [];
   private active = 0;
-  private publishing: Promise<void> | null = null;
-  private publishAgain = false;
 
   constructor(private readonly d: EngineDeps) {}
 
@@ -96,7 +93,7 @@ export class SyncEngineImpl implements SyncEngine {
   }
 
   start(source: string, opts: SyncOptions = {}): SyncRecord {
-    const entry = findSource(this.d.config, source);
+    const entry = this.d.sources.find(source);
     if (!entry) throw errors.notFound(`Source "${source}"`, { source });
     if (this.bySource.has(source)) {
       throw errors.conflict('sync_in_progress', `Source "${source}" is already syncing; wait for it to finish or cancel it.`, { source, sync_id: this.bySource.get(source) });
@@ -179,7 +176,7 @@ export class SyncEngineImpl implements SyncEngine {
       const ctx = buildSourceContext({
         config,
         entry,
-        block: sourceBlock(entry, registry),
+        block: this.d.sources.block(entry),
         fullRefresh,
         startDate: opts.startDate,
         endDate: opts.endDate,
@@ -187,7 +184,7 @@ export class SyncEngineImpl implements SyncEngine {
         log,
         secrets,
       });
-      const resources = await this.resources(def, ctx, sourceBlock(entry, registry));
+      const resources = await this.resources(def, ctx, this.d.sources.block(entry));
       const state = fullRefresh ? {} : store.state(record.source);
       session = new LoadSession(this.d.warehouse, record.source, record.id, clock.now(), path.join(config.projectDir, '.basin', 'tmp', `sync-${record.id}`), resources, controller.signal, {
         warn: (m) => log.warn(m),
@@ -196,7 +193,7 @@ export class SyncEngineImpl implements SyncEngine {
           record.rows = totalRows;
           opts.onProgress?.({ resource, rows, totalRows });
         },
-      }, this.d.loadMemoryLimitMb ?? null);
+      });
       const states = new Map<string, Record<string, unknown>>();
       for await (const item of def.read(ctx, resources, state)) {
         if (controller.signal.aborted) throw new SourceError('cancelled', 'the sync was cancelled');
@@ -215,10 +212,23 @@ export class SyncEngineImpl implements SyncEngine {
       await session.discard();
       session = null;
       record.rows = tables.reduce((n, t) => n + t.loaded, 0);
-      record.tables = tables.map((t) => ({ name: t.name, schema: t.schema, rows: t.loaded }));
+      record.tables = tables.map((t) => ({
+        name: t.name,
+        schema: t.schema,
+        rows: t.loaded,
+        ...(t.rejected ? { rejected_rows: t.rejected, rejects_table: t.rejectsTable ?? undefined } : {}),
+        ...(t.widened.length ? { widened_columns: t.widened } : {}),
+      }));
+      for (const t of tables) {
+        for (const w of t.widened) {
+          log.warn(`${t.schema}.${t.name}.${w.column} widened from ${w.from} to ${w.to}: ${w.values} value(s) of this sync do not fit ${w.from}${w.example !== null ? ` (e.g. ${JSON.stringify(w.example)})` : ''}`);
+        }
+      }
+      const rejected = tables.reduce((n, t) => n + t.rejected, 0);
       const totalRows = store.tables(record.source).reduce((n, t) => n + t.rows, 0);
       record.status = totalRows === 0 ? 'empty' : 'succeeded';
-      this.publish();
+      // the commit made the serving copy stale: the warehouse publishes it (coalescing bursts of loads)
+      void this.d.warehouse.publishServingCopy().catch((err) => this.d.log.error({ err }, 'publishing the serving copy failed'));
       for (const hook of this.hooks) {
         try {
           await hook({ source: record.source, syncId: record.id, tables: record.tables, fullRefresh });
@@ -228,7 +238,7 @@ export class SyncEngineImpl implements SyncEngine {
       }
       record.finished_at = iso(clock.now());
       store.finishHistory(record);
-      log.info(`sync ${record.status}: ${record.rows} rows loaded into ${record.tables.map((t) => t.name).join(', ') || 'no table'}`);
+      log.info(`sync ${record.status}: ${record.rows} rows loaded into ${record.tables.map((t) => t.name).join(', ') || 'no table'}${rejected ? `; ${rejected} malformed row(s) quarantined` : ''}`);
       void events.emit('sync_completed', {
         source: record.source,
         sync_id: record.id,
@@ -237,10 +247,11 @@ export class SyncEngineImpl implements SyncEngine {
         duration_seconds: Math.round((Date.now() - startedMs) / 100) / 10,
         trigger: record.trigger,
         ...payloadSchedule,
+        ...(rejected ? { rejected_rows: rejected } : {}),
       });
       void events.emit('freshness_update', { source: record.source });
     } catch (e) {
-      if (session) await session.discard().catch((err) => this.d.log.error({ err }, 'could not drop staging tables'));
+      if (session) await session.discard(true).catch((err) => this.d.log.error({ err }, 'could not drop staging tables'));
       store.dropPending(record.id);
       const cancelled = controller.signal.aborted;
       record.status = cancelled ? 'cancelled' : 'failed';
@@ -263,43 +274,10 @@ export class SyncEngineImpl implements SyncEngine {
     return def.resources.filter((r) => wanted.includes(r.name));
   }
 
-  /** publishes the serving copy after loads, coalescing bursts into one more publish */
-  private publish(): void {
-    if (this.publishing) {
-      this.publishAgain = true;
-      return;
-    }
-    this.publishing = this.withLoadMemoryLimit(() => this.d.warehouse.publishServingCopy())
-      .catch((err) => this.d.log.error({ err }, 'publishing the serving copy failed'))
-      .finally(() => {
-        this.publishing = null;
-        if (this.publishAgain) {
-          this.publishAgain = false;
-          this.publish();
-        }
-      });
-  }
-
-  /** the copy of the whole database is as memory-hungry as a load: same lowered limit, restored after */
-  private async withLoadMemoryLimit(fn: () => Promise<void>): Promise<void> {
-    const mb = this.d.loadMemoryLimitMb;
-    if (!mb) return fn();
-    const previous = await this.d.warehouse.write(async (c) => {
-      const prev = String((await c.runAndReadAll("SELECT current_setting('memory_limit')")).getRows()[0]![0]);
-      await c.run(`SET memory_limit = '${mb}MB'`);
-      return prev;
-    });
-    try {
-      await fn();
-    } finally {
-      await this.d.warehouse.write(async (c) => void (await c.run(`SET memory_limit = ${literal(previous)}`)));
-    }
-  }
-
   /** waits for running syncs and a pending publish (shutdown, tests) */
   async idle(): Promise<void> {
     await Promise.allSettled([...this.jobs.values()].map((j) => j.done));
-    while (this.publishing) await this.publishing;
+    await this.d.warehouse.servingCopySettled();
   }
 
   async stop(): Promise<void> {

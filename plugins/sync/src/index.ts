@@ -2,15 +2,14 @@ import type { AddressInfo } from 'node:net';
 import multipart from '@fastify/multipart';
 import { coreServices, definePlugin, removeServerInfo, writeServerInfo, type PluginContext } from '@basin/core';
 import { Type } from '@sinclair/typebox';
-import { sourceRegistryRef, sourcePermissions } from '@basin/plugin-sources/contract';
+import { rawSchema, sourceRegistryRef, sourcesConfigRef, sourceStatusPoint, sourcePermissions } from '@basin/plugin-sources/contract';
 import { registerSyncCommands } from './cli/commands.js';
 import { syncEngineRef, syncHistoryRef, syncLoadHooksPoint, syncPermissions } from './contract.js';
 import { SyncEngineImpl } from './engine.js';
 import { registerFileRoutes, type UploadsSection } from './routes/files.js';
 import { registerLogRoutes } from './routes/logs.js';
-import { registerSourceRoutes } from './routes/sources.js';
 import { registerSyncRoutes } from './routes/sync.js';
-import { configuredSources } from './source-config.js';
+import { syncState } from './sync-state.js';
 import { SyncStore } from './store.js';
 import { FileWatcher } from './watcher.js';
 
@@ -19,7 +18,6 @@ export * from './contract.js';
 export { SyncEngineImpl } from './engine.js';
 export { SyncStore } from './store.js';
 export { LoadSession } from './loader.js';
-export { maskConfig, rawSchema } from './source-config.js';
 
 /** project.yml `uploads:` (beyond SPEC, which leaves the upload size open) */
 export const UploadsSchema = Type.Object({ max_file_mb: Type.Integer({ minimum: 1, maximum: 102400, default: 500 }) }, { additionalProperties: false, default: {} });
@@ -42,19 +40,24 @@ export default definePlugin({
   commands: registerSyncCommands,
   async register(ctx: PluginContext) {
     const registry = ctx.resolve(sourceRegistryRef);
+    const sources = ctx.resolve(sourcesConfigRef);
     const store = new SyncStore(ctx.resolve(coreServices.stateDb));
+    const warehouse = ctx.resolve(coreServices.warehouse);
+    // loads (and publishing the serving copy) run under this limit: DuckDB spills beyond it
+    const limit = ctx.config.section<{ load_memory_limit_mb?: number | null } | undefined>('sync')?.load_memory_limit_mb;
+    warehouse.setLoadMemoryLimit(limit === null ? null : (limit ?? 192));
     const engine = new SyncEngineImpl({
       config: ctx.config,
       registry,
-      warehouse: ctx.resolve(coreServices.warehouse),
+      sources,
+      warehouse,
       store,
       events: ctx.events,
       clock: ctx.clock,
       log: ctx.log,
-      loadMemoryLimitMb: ctx.config.section<{ load_memory_limit_mb?: number | null } | undefined>('sync')?.load_memory_limit_mb === null ? null : (ctx.config.section<{ load_memory_limit_mb?: number }>('sync')?.load_memory_limit_mb ?? 192),
     });
     await engine.recover();
-    const watcher = new FileWatcher(ctx.config, registry, engine, ctx.log);
+    const watcher = new FileWatcher(ctx.config, sources, engine, ctx.log);
 
     ctx.provide(syncEngineRef, engine);
     ctx.provide(syncHistoryRef, store);
@@ -64,17 +67,21 @@ export default definePlugin({
     const maxBytes = (ctx.config.section<UploadsSection>('uploads')?.max_file_mb ?? 500) * 1024 * 1024;
     await ctx.http.register(multipart, { limits: { fileSize: maxBytes, files: 1, fields: 10 } });
 
-    registerSourceRoutes(ctx, { registry, store, engine });
-    registerSyncRoutes(ctx, engine);
-    registerFileRoutes(ctx, { registry, store, engine, maxBytes });
-    registerLogRoutes(ctx, { store, watcher });
+    // the sources API shows each source's sync state and history from here
+    ctx.extensionPoint(sourceStatusPoint)?.contribute({
+      sync: (name) => syncState({ store, engine, clock: ctx.clock }, name),
+      syncHistory: (name, limit) => store.history(name, limit),
+    });
+    registerSyncRoutes(ctx, engine, sources);
+    registerFileRoutes(ctx, { sources, store, engine, maxBytes });
+    registerLogRoutes(ctx, { sources, store, watcher });
 
     ctx.health(() => {
-      const sources = configuredSources(ctx.config);
+      const all = sources.all();
       return {
         sync_failures: store.failures().map((r) => ({ source: r.source, sync_id: r.id, error: r.error, failed_at: r.finished_at })),
-        total_sources: sources.length,
-        enabled_sources: sources.filter((s) => s.enabled !== false).length,
+        total_sources: all.length,
+        enabled_sources: all.filter((s) => s.enabled !== false).length,
       };
     });
     ctx.page({ path: '/sources', title: 'Sources', permission: 'source.view' });

@@ -28,6 +28,11 @@ export interface SyncTable {
   name: string;
   schema: string;
   rows: number;
+  /** CSV rows this sync quarantined (malformed_rows: quarantine) and the table holding them */
+  rejected_rows?: number;
+  rejects_table?: string;
+  /** columns this sync widened, with how many values did not fit the old type and an example */
+  widened_columns?: Array<{ column: string; from: string; to: string; values: number; example: string | null }>;
 }
 
 export interface SyncRecord {

@@ -2,9 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import chokidar, { type FSWatcher } from 'chokidar';
 import { BasinError, type BasinConfig, type Logger } from '@basin/core';
-import type { SourceRegistry } from '@basin/plugin-sources/contract';
+import type { SourcesConfig } from '@basin/plugin-sources/contract';
 import type { SyncEngineImpl } from './engine.js';
-import { configuredSources, sourceDirectory } from './source-config.js';
 
 /** `*.csv`-style patterns (chokidar 4 has no globs): `*` and `?` within a name, matched on the base name. */
 export function patternMatcher(patterns: string[]): (file: string) => boolean {
@@ -36,7 +35,7 @@ export class FileWatcher {
 
   constructor(
     private readonly config: BasinConfig,
-    private readonly registry: SourceRegistry,
+    private readonly sources: SourcesConfig,
     private readonly engine: SyncEngineImpl,
     private readonly log: Logger,
   ) {
@@ -67,10 +66,11 @@ export class FileWatcher {
   /** the enabled file sources whose directory contains `file` */
   sourcesFor(file: string): string[] {
     const abs = path.resolve(file);
-    return configuredSources(this.config)
+    return this.sources
+      .all()
       .filter((s) => s.enabled !== false)
       .filter((s) => {
-        const dir = sourceDirectory(this.config, s, this.registry);
+        const dir = this.sources.directory(s);
         return dir !== null && inside(dir, abs);
       })
       .map((s) => s.name);
@@ -78,7 +78,7 @@ export class FileWatcher {
 
   onChange(event: string, file: string): void {
     if (!this.match(file)) return;
-    this.lastEvent = { event, path: file, at: new Date().toISOString() };
+    this.lastEvent = { event, path: this.shown(file), at: new Date().toISOString() };
     if (!this.config.platform.auto_sync) return;
     for (const source of this.sourcesFor(file)) this.schedule(source, file);
   }
@@ -114,14 +114,27 @@ export class FileWatcher {
     return {
       enabled: this.config.platform.auto_sync,
       running: this.ready && this.watcher !== null,
-      directories: this.directories.map((d) => ({ path: d, exists: fs.existsSync(d) })),
+      // paths as configured / relative to the project: the server's absolute layout is not shown (issue 12)
+      directories: this.config.platform.watch_directories.map((d) => ({ path: d, exists: fs.existsSync(this.config.resolve(d)) })),
       patterns: this.config.platform.watch_patterns,
       debounce_seconds: this.config.platform.debounce_seconds,
-      pending: [...this.timers.entries()].map(([source, t]) => ({ source, due_at: t.due.toISOString(), files: [...t.files] })),
+      pending: [...this.timers.entries()].map(([source, t]) => ({ source, due_at: t.due.toISOString(), files: [...t.files].map((f) => this.shown(f)) })),
       last_event: this.lastEvent,
       recent_triggers: [...this.triggered].reverse().slice(0, 20),
       error: this.error,
     };
+  }
+
+  /** a watched file's path relative to the project (watched directories may lie outside it: then as given) */
+  private shown(file: string): string {
+    const rel = path.relative(this.config.projectDir, file);
+    if (rel && !rel.startsWith('..') && !path.isAbsolute(rel)) return rel;
+    for (const d of this.config.platform.watch_directories) {
+      const abs = this.config.resolve(d);
+      const r = path.relative(abs, file);
+      if (!r.startsWith('..') && !path.isAbsolute(r)) return path.join(d, r);
+    }
+    return path.basename(file);
   }
 
   async stop(): Promise<void> {

@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { PassThrough } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { buildProgram, CliExit, serverFile } from '@basin/core';
 import sourcesPlugin from '@basin/plugin-sources';
@@ -89,23 +87,5 @@ describe('basin source add / basin sync', () => {
       await app.close();
     }
     assert.equal(fs.existsSync(serverFile(dir)), false);
-  });
-
-  it('the interactive wizard asks for the type, name and each field, then writes the source', () => {
-    const dir = makeProject();
-    const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../bin/basin.mjs');
-    const r = spawnSync(process.execPath, ['--conditions=development', '--import', 'tsx', bin, 'source', 'add', '--project', dir], {
-      input: 'local_files\nwiz\ndata/in\n\n\nmy desc\n',
-      env: { ...process.env, BASIN_DEV: '1' },
-      encoding: 'utf8',
-    });
-    assert.equal(r.status, 0, r.stderr);
-    assert.match(r.stdout, /directory \(.*required\)/);
-    assert.match(r.stdout, /Added source "wiz" \(local_files\)/);
-    assert.match(fs.readFileSync(path.join(dir, '.basin/sources.yml'), 'utf8'), /- name: wiz\n\s+type: local_files\n\s+description: my desc\n\s+local_files:\n\s+directory: data\/in/);
-    // input ending early writes nothing
-    const r2 = spawnSync(process.execPath, ['--conditions=development', '--import', 'tsx', bin, 'source', 'add', '--project', dir], { input: 'local_files\n', env: { ...process.env, BASIN_DEV: '1' }, encoding: 'utf8' });
-    assert.equal(r2.status, 2);
-    assert.match(r2.stderr, /input ended/);
   });
 });

@@ -41,8 +41,13 @@ describe('a killed sync', () => {
 
     // the next process sees the old data, the old state, a failed history entry, and no staging table
     fs.writeFileSync(path.join(dir, '.basin/sources.yml'), yml('      rows: 3\n'));
+    // DuckDB's spill folder of the killed process (it spills there past the load memory limit)
+    const spill = `${b.app.warehouse.dbPath}.tmp`;
+    fs.mkdirSync(spill, { recursive: true });
+    fs.writeFileSync(path.join(spill, 'duckdb_temp_storage_S32K-0.tmp'), Buffer.alloc(1 << 20));
     b = await boot(dir);
     try {
+      assert.equal(fs.existsSync(spill), false, 'the spill folder of the killed process is removed at start');
       const got = await b.app.warehouse.query<{ n: number }>('SELECT count(*)::INT AS n FROM raw_shop.items');
       assert.equal(got[0]!.n, 3);
       const stg = await b.app.warehouse.query<{ n: number }>("SELECT count(*)::INT AS n FROM duckdb_tables() WHERE table_name LIKE '_basin_staging%'");
@@ -56,6 +61,22 @@ describe('a killed sync', () => {
       assert.equal(r.status, 'succeeded', r.error ?? '');
       const ids = await b.app.warehouse.query<{ lo: number; hi: number }>('SELECT min(id)::INT AS lo, max(id)::INT AS hi FROM raw_shop.items');
       assert.deepEqual(ids[0], { lo: 1, hi: 6 });
+    } finally {
+      await b.app.close();
+    }
+  });
+
+  it('failed loads give their staging space back: the warehouse does not grow with each failure', async () => {
+    await registerTestSources();
+    // 120k rows reach staging, then the source fails
+    const dir = makeProject({ '.basin/sources.yml': yml('      rows: 60000\n      batches: 3\n      fail_at_batch: 2\n') });
+    disableAuth(dir);
+    const b = await boot(dir);
+    try {
+      const size = () => [b.app.warehouse.dbPath, `${b.app.warehouse.dbPath}.wal`].reduce((n, f) => n + (fs.existsSync(f) ? fs.statSync(f).size : 0), 0);
+      for (let i = 0; i < 4; i++) assert.equal((await b.engine.run('shop')).status, 'failed');
+      // without the checkpoint after a failed load, the dropped staging stays in the WAL and file (about 10 MB here)
+      assert.ok(size() < 3 * 1024 * 1024, `warehouse + WAL are ${size()} bytes after four failed loads`);
     } finally {
       await b.app.close();
     }

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { SourceError, type ReadItem, type SourceLogger } from '../types.js';
+import { SourceError, type MalformedRows, type ReadItem, type SourceLogger } from '../types.js';
 import { detectFormat, type FileFormat } from './formats.js';
 import { hashFile } from './hash.js';
 import { listFiles, type ListedFile } from './list.js';
@@ -30,6 +30,8 @@ export interface ReadFilesOptions {
   /** the project directory: source-file ids are relative to it when the file is inside */
   projectDir: string;
   log?: SourceLogger;
+  /** CSV rows that do not fit the header: fail the sync (default) or quarantine them */
+  malformedRows?: MalformedRows;
 }
 
 /** The `_basin_source_file` id of a file: project-relative with `/` when inside the project, else absolute. */
@@ -130,7 +132,7 @@ export async function* readFileDirectory(opts: ReadFilesOptions): AsyncGenerator
   if (forget.length) yield { kind: 'forget_files', resource, sourceFiles: forget };
   for (const l of load) {
     const options = l.format === 'csv' ? csvOptions(l.file.path) : undefined;
-    yield { kind: 'file', resource, path: l.file.path, format: l.format, sourceFile: l.id, ...(options ? { options } : {}) };
+    yield { kind: 'file', resource, path: l.file.path, format: l.format, sourceFile: l.id, ...(options ? { options } : {}), ...(opts.malformedRows === 'quarantine' ? { malformedRows: 'quarantine' as const } : {}) };
   }
   for (const l of load) tracked.push({ path: l.id, size: l.file.size, mtime: l.file.mtimeMs, hash: l.hash });
   tracked.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

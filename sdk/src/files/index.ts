@@ -3,4 +3,4 @@ export { detectFormat, formatFromName, sniffBytes, sniffFile, type DetectedForma
 export { hashFile } from './hash.js';
 export { listFiles, resolveProjectDirectory, type ListedFile, type ListOptions } from './list.js';
 export { parseFileState, readFileDirectory, sourceFileId, type FileSourceState, type ReadFilesOptions, type TrackedFile } from './incremental.js';
-export { createFileSource, directoryConfigSchema, fileResource, projectDirectorySource, type FileSourceOptions } from './source.js';
+export { createFileSource, directoryConfigSchema, fileResource, malformedRowsSchema, projectDirectorySource, type FileSourceOptions } from './source.js';

@@ -1,8 +1,20 @@
+import path from 'node:path';
 import { Type, type Static, type TObject } from '@sinclair/typebox';
-import { defineSource, type ResourceSpec, type SourceCategory, type SourceContext, type SourceDefinition } from '../types.js';
+import { defineSource, type MalformedRows, type ResourceSpec, type SourceCategory, type SourceContext, type SourceDefinition } from '../types.js';
 import { detectFormat } from './formats.js';
 import { readFileDirectory } from './incremental.js';
 import { listFiles, resolveProjectDirectory } from './list.js';
+
+/**
+ * `malformed_rows` of a file source: a CSV row whose field count differs from the header fails the sync
+ * (`fail`, naming file and line; the previous data is kept) or is quarantined into `<table>__rejects`.
+ */
+export function malformedRowsSchema() {
+  return Type.Union([Type.Literal('fail'), Type.Literal('quarantine')], {
+    default: 'fail',
+    description: 'CSV rows whose field count differs from the header: fail the sync (file, line, reason), or quarantine them into <table>__rejects and load the rest',
+  });
+}
 
 /** The typed block shared by `local_files` and `csv` (SPEC: directory, file_pattern, notes). */
 export function directoryConfigSchema(defaultPattern: string) {
@@ -11,6 +23,7 @@ export function directoryConfigSchema(defaultPattern: string) {
       directory: Type.String({ minLength: 1, description: 'Directory with the files, relative to the project' }),
       file_pattern: Type.String({ minLength: 1, default: defaultPattern, description: 'Glob of the files to load; `**/` recurses into subdirectories' }),
       notes: Type.Optional(Type.String({ description: 'Free text shown with the source' })),
+      malformed_rows: malformedRowsSchema(),
     },
     { additionalProperties: false },
   );
@@ -26,6 +39,12 @@ export interface FileSourceOptions<S extends TObject> {
   /** the absolute directory to list for this config (throws a SourceError when unacceptable) */
   directory(ctx: SourceContext<Static<S>>): Promise<string>;
   pattern(config: Static<S>): string;
+  /** the declared file-directory capability: where the directory is without checking it (watcher, uploads) */
+  localDirectory(config: Static<S>, projectDir: string): string | null;
+  /** true when the directory must lie inside the project */
+  insideProject: boolean;
+  /** the setting naming the directory */
+  directoryKey: string;
 }
 
 /** The one resource of a file source: named after the source, rows appended per file. */
@@ -51,6 +70,7 @@ export function createFileSource<S extends TObject>(opts: FileSourceOptions<S>):
     configKey: 'typed',
     configSchema: opts.configSchema,
     capabilities: { incremental: true, dateRange: false, customQueries: false },
+    fileDirectory: { key: opts.directoryKey, directory: opts.localDirectory, pattern: opts.pattern, insideProject: opts.insideProject },
     docs: opts.docs,
     async check(ctx) {
       try {
@@ -80,6 +100,7 @@ export function createFileSource<S extends TObject>(opts: FileSourceOptions<S>):
         fullRefresh: ctx.options.fullRefresh,
         projectDir: ctx.projectDir,
         log: ctx.log,
+        malformedRows: (ctx.config as { malformed_rows?: MalformedRows }).malformed_rows,
       });
     },
   });
@@ -92,6 +113,9 @@ export function projectDirectorySource(opts: { type: string; title: string; wiza
     ...opts,
     configSchema,
     directory: (ctx) => resolveProjectDirectory(ctx.projectDir, ctx.config.directory),
+    localDirectory: (c, projectDir) => (c.directory ? path.resolve(projectDir, c.directory) : null),
+    insideProject: true,
+    directoryKey: 'directory',
     pattern: (c) => c.file_pattern ?? opts.defaultPattern,
   });
 }

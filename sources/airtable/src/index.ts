@@ -2,7 +2,7 @@ import { declareSource, Type } from '@basin/sdk';
 
 /**
  * Airtable (SPEC: table database; tables are discovered from the base). Settings go in
- * `generic_config`, a free key-value dict passed to the ingestion function. Manifest only; the
+ * `generic_config`, a free key-value dict that no runtime reads yet. Manifest only; the
  * runtime comes in a later release.
  */
 export default declareSource({

@@ -4,7 +4,7 @@ const RESOURCES = ['projects', 'sections', 'stories', 'tags', 'tasks', 'teams', 
 
 /**
  * Asana (SPEC: task tracker, no wizard). Settings go in `generic_config`, a free key-value dict
- * passed to the ingestion function. Manifest only; the runtime comes in a later release.
+ * that no runtime reads yet. Manifest only; the runtime comes in a later release.
  */
 export default declareSource({
   type: 'asana',

@@ -1,12 +1,13 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createFileSource, SourceError, Type } from '@basin/sdk';
+import { createFileSource, malformedRowsSchema, SourceError, Type } from '@basin/sdk';
 
 const configSchema = Type.Object(
   {
     bucket_url: Type.String({ minLength: 1, description: 'A local directory (absolute, or relative to the project) or a file:// URL' }),
     file_glob: Type.String({ minLength: 1, default: '*', description: 'Glob of the files to load; `**/` recurses' }),
     notes: Type.Optional(Type.String()),
+    malformed_rows: malformedRowsSchema(),
   },
   { additionalProperties: false },
 );
@@ -36,5 +37,15 @@ export default createFileSource({
   configSchema,
   docs: 'Loads CSV/JSON/JSONL/Parquet files from a local directory or file:// URL (bucket_url, file_glob) into one raw table, incrementally by file.',
   directory: async (ctx) => localDirectory(ctx.projectDir, ctx.config.bucket_url),
+  // remote schemes have no local directory to watch or upload into
+  localDirectory: (c, projectDir) => {
+    try {
+      return c.bucket_url ? localDirectory(projectDir, c.bucket_url) : null;
+    } catch {
+      return null;
+    }
+  },
+  insideProject: false,
+  directoryKey: 'bucket_url',
   pattern: (c) => c.file_glob ?? '*',
 });

@@ -3,8 +3,8 @@ import { declareSource, Type } from '@basin/sdk';
 const RESOURCES = ['agents', 'companies', 'contacts', 'groups', 'roles', 'tickets'];
 
 /**
- * Freshdesk (SPEC: helpdesk). Settings go in `generic_config`, a free key-value dict passed to the
- * ingestion function. Manifest only; the runtime comes in a later release.
+ * Freshdesk (SPEC: helpdesk). Settings go in `generic_config`, a free key-value dict that no runtime
+ * reads yet. Manifest only; the runtime comes in a later release.
  */
 export default declareSource({
   type: 'freshdesk',

@@ -3,8 +3,8 @@ import { declareSource, Type } from '@basin/sdk';
 const RESOURCES = ['messages', 'attachments'];
 
 /**
- * IMAP inbox (SPEC: IMAP inbox). Settings go in `generic_config`, a free key-value dict passed to
- * the ingestion function. Manifest only; the runtime comes in a later release.
+ * IMAP inbox (SPEC: IMAP inbox). Settings go in `generic_config`, a free key-value dict that no
+ * runtime reads yet. Manifest only; the runtime comes in a later release.
  */
 export default declareSource({
   type: 'inbox',

@@ -4,7 +4,7 @@ const RESOURCES = ['issues', 'projects', 'users', 'workflows'];
 
 /**
  * Jira (SPEC: issue tracker, no wizard). Settings go in `generic_config`, a free key-value dict
- * passed to the ingestion function. Manifest only; the runtime comes in a later release.
+ * that no runtime reads yet. Manifest only; the runtime comes in a later release.
  */
 export default declareSource({
   type: 'jira',

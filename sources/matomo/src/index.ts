@@ -4,7 +4,7 @@ const RESOURCES = ['reports', 'visits'];
 
 /**
  * Matomo (SPEC: privacy web analytics, no wizard: token passed as a GET parameter). Settings go in
- * `generic_config`, a free key-value dict passed to the ingestion function. Manifest only; the
+ * `generic_config`, a free key-value dict that no runtime reads yet. Manifest only; the
  * runtime comes in a later release.
  */
 export default declareSource({

@@ -2,7 +2,7 @@ import { declareSource, Type } from '@basin/sdk';
 
 /**
  * MongoDB (SPEC: document database; collections are discovered). Settings go in `generic_config`, a
- * free key-value dict passed to the ingestion function. Manifest only; the runtime comes in a later
+ * free key-value dict that no runtime reads yet. Manifest only; the runtime comes in a later
  * release.
  */
 export default declareSource({

@@ -2,8 +2,8 @@ import { declareSource, Type } from '@basin/sdk';
 
 /**
  * PostgreSQL replication (SPEC: relational database via logical replication; tables are
- * discovered). Settings go in `generic_config`, a free key-value dict passed to the ingestion
- * function. Manifest only; the runtime comes in a later release.
+ * discovered). Settings go in `generic_config`, a free key-value dict that no runtime reads
+ * yet. Manifest only; the runtime comes in a later release.
  */
 export default declareSource({
   type: 'pg_replication',

@@ -3,8 +3,8 @@ import { declareSource, Type } from '@basin/sdk';
 const RESOURCES = ['activities', 'deals', 'organizations', 'persons', 'pipelines', 'products', 'stages', 'users'];
 
 /**
- * Pipedrive (SPEC: deals CRM). Settings go in `generic_config`, a free key-value dict passed to the
- * ingestion function. Manifest only; the runtime comes in a later release.
+ * Pipedrive (SPEC: deals CRM). Settings go in `generic_config`, a free key-value dict that no runtime
+ * reads yet. Manifest only; the runtime comes in a later release.
  */
 export default declareSource({
   type: 'pipedrive',

@@ -31,7 +31,7 @@ const Paginator = Type.Union([
 
 export const Endpoint = Type.Object(
   {
-    path: Type.String({ minLength: 1, description: 'Path relative to base_url' }),
+    path: Type.String({ minLength: 1, description: 'Path relative to base_url', examples: ['/v1/invoices'] }),
     params: Type.Optional(Type.Record(Type.String(), Scalar, { description: 'Query parameters sent with every request' })),
     // Basin additions (optional): see docs/sdk.md "rest_api"
     name: Type.Optional(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$', description: 'Table name (default: derived from path)' })),
@@ -50,23 +50,24 @@ export const AuthType = Type.Union(['bearer', 'api_key', 'basic', 'oauth2_client
 
 export const RestApiConfig = Type.Object(
   {
-    base_url: Type.String({ pattern: '^https?://', description: 'Root URL of the API' }),
+    base_url: Type.String({ pattern: '^https?://', description: 'Root URL of the API', examples: ['https://api.example.com'] }),
     endpoints: Type.Array(Endpoint, { minItems: 1 }),
     auth_type: Type.Union(AuthType.anyOf, { default: 'bearer' }),
-    auth_token_env: Type.Optional(Type.String({ minLength: 1, description: 'Environment variable with the token (bearer), key (api_key) or header value (custom_header)' })),
-    api_key_name: Type.Optional(Type.String({ minLength: 1 })),
-    api_key_location: Type.Union([Type.Literal('header'), Type.Literal('query')], { default: 'header' }),
-    basic_username_env: Type.Optional(Type.String({ minLength: 1 })),
-    basic_password_env: Type.Optional(Type.String({ minLength: 1 })),
-    access_token_url: Type.Optional(Type.String({ pattern: '^https?://' })),
-    client_id_env: Type.Optional(Type.String({ minLength: 1 })),
-    client_secret_env: Type.Optional(Type.String({ minLength: 1 })),
-    auth_header_name: Type.Optional(Type.String({ minLength: 1 })),
+    // `x-when` / `x-required`: the wizard asks an auth setting only for the auth types that use it (REQUIRED below)
+    auth_token_env: Type.Optional(Type.String({ minLength: 1, description: 'Environment variable with the token (bearer), key (api_key) or header value (custom_header)', 'x-when': { auth_type: ['bearer', 'api_key', 'custom_header'] }, 'x-required': true })),
+    api_key_name: Type.Optional(Type.String({ minLength: 1, examples: ['X-API-Key'], 'x-when': { auth_type: ['api_key'] }, 'x-required': true })),
+    api_key_location: Type.Union([Type.Literal('header'), Type.Literal('query')], { default: 'header', 'x-when': { auth_type: ['api_key'] } }),
+    basic_username_env: Type.Optional(Type.String({ minLength: 1, 'x-when': { auth_type: ['basic'] }, 'x-required': true })),
+    basic_password_env: Type.Optional(Type.String({ minLength: 1, 'x-when': { auth_type: ['basic'] }, 'x-required': true })),
+    access_token_url: Type.Optional(Type.String({ pattern: '^https?://', examples: ['https://auth.example.com/oauth/token'], 'x-when': { auth_type: ['oauth2_client_credentials'] }, 'x-required': true })),
+    client_id_env: Type.Optional(Type.String({ minLength: 1, 'x-when': { auth_type: ['oauth2_client_credentials'] }, 'x-required': true })),
+    client_secret_env: Type.Optional(Type.String({ minLength: 1, 'x-when': { auth_type: ['oauth2_client_credentials'] }, 'x-required': true })),
+    auth_header_name: Type.Optional(Type.String({ minLength: 1, examples: ['X-Auth-Token'], 'x-when': { auth_type: ['custom_header'] }, 'x-required': true })),
     headers: Type.Optional(Type.Record(Type.String(), Type.String())),
     // Basin additions (optional)
     paginator: Type.Optional(Paginator),
     data_selector: Type.Optional(Type.String()),
-    scope: Type.Optional(Type.String({ description: 'OAuth2 scope for the client-credentials grant' })),
+    scope: Type.Optional(Type.String({ description: 'OAuth2 scope for the client-credentials grant', 'x-when': { auth_type: ['oauth2_client_credentials'] } })),
     max_retries: Type.Integer({ minimum: 0, maximum: 10, default: 5, description: 'Retries of a request after a 5xx, 429 or network error' }),
     batch_size: Type.Integer({ minimum: 1, maximum: 100_000, default: 5000, description: 'Rows per batch handed to the loader' }),
   },

@@ -4,7 +4,7 @@ const RESOURCES = ['customers', 'orders', 'products'];
 
 /**
  * Shopify (SPEC: e-commerce platform, no wizard: needs an OAuth grant flow not implemented yet).
- * Settings go in `generic_config`, a free key-value dict passed to the ingestion function. Manifest
+ * Settings go in `generic_config`, a free key-value dict that no runtime reads yet. Manifest
  * only; the runtime comes in a later release.
  */
 export default declareSource({

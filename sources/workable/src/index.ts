@@ -3,8 +3,8 @@ import { declareSource, Type } from '@basin/sdk';
 const RESOURCES = ['candidates', 'custom_attributes', 'events', 'jobs', 'members', 'recruiters', 'requisitions', 'stages'];
 
 /**
- * Workable (SPEC: recruiting ATS). Settings go in `generic_config`, a free key-value dict passed to
- * the ingestion function. Manifest only; the runtime comes in a later release.
+ * Workable (SPEC: recruiting ATS). Settings go in `generic_config`, a free key-value dict that no
+ * runtime reads yet. Manifest only; the runtime comes in a later release.
  */
 export default declareSource({
   type: 'workable',

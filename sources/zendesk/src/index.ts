@@ -4,8 +4,8 @@ const RESOURCES = ['tickets', 'ticket_fields', 'ticket_events', 'ticket_metric_e
 const DEFAULTS = ['tickets', 'ticket_fields'];
 
 /**
- * Zendesk (SPEC: ticketing). Settings go in `generic_config`, a free key-value dict passed to the
- * ingestion function; `resources` picks what to load. Manifest only; the runtime comes in a later
+ * Zendesk (SPEC: ticketing). Settings go in `generic_config`, a free key-value dict that no runtime
+ * reads yet; `resources` picks what to load. Manifest only; the runtime comes in a later
  * release.
  */
 export default declareSource({

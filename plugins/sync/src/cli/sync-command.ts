@@ -3,7 +3,7 @@ import type cliProgressTypes from 'cli-progress';
 import { CliExit, createServiceRef, EXIT, type CliContext } from '@basin/core';
 import type { SyncEngineImpl } from '../engine.js';
 import { runningServer, type ServerInfo } from '@basin/core';
-import { configuredSources } from '../source-config.js';
+import { configuredSources } from '@basin/plugin-sources/contract';
 import type { SyncRecord } from '../types.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -4,23 +4,49 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { BasinError, coreServices, errors, ident, resolveInside, type PluginContext } from '@basin/core';
 import { Type } from '@sinclair/typebox';
-import type { SourceRegistry } from '@basin/plugin-sources/contract';
+import { rawSchema, type SourcesConfig } from '@basin/plugin-sources/contract';
 import type { SyncEngineImpl } from '../engine.js';
 import { checkContent, formatFromName } from '../sniff.js';
-import { findSource, rawSchema, sourceDirectory } from '../source-config.js';
 import type { SyncStore } from '../store.js';
-import { SourceParams } from './sources.js';
+import { SourceParams } from './params.js';
 
 export interface UploadsSection {
   max_file_mb: number;
 }
 
-function dirOf(ctx: PluginContext, registry: SourceRegistry, name: string): { dir: string; source: string } {
-  const s = findSource(ctx.config, name);
+interface SourceDir {
+  dir: string;
+  source: string;
+  /** a path as responses show it: never the server's absolute layout (issue 12) */
+  shown(abs: string): string;
+}
+
+const inside = (root: string, p: string) => {
+  const rel = path.relative(root, p);
+  return !rel.startsWith('..') && !path.isAbsolute(rel);
+};
+
+function dirOf(projectDir: string, sources: SourcesConfig, name: string): SourceDir {
+  const s = sources.find(name);
   if (!s) throw errors.notFound(`Source "${name}"`);
-  const dir = sourceDirectory(ctx.config, s, registry);
+  const dir = sources.directory(s);
   if (!dir) throw errors.badRequest(`Source "${name}" (type ${s.type}) does not read files from a directory.`, { source: name }, 'not_a_file_source');
-  return { dir, source: s.name };
+  const block = sources.block(s);
+  const configured = String(block.directory ?? block.bucket_url ?? '');
+  const real = (p: string) => {
+    try {
+      return fs.realpathSync(p);
+    } catch {
+      return p;
+    }
+  };
+  const shown = (abs: string): string => {
+    // inside the project: relative to it; elsewhere (a filesystem source): under the directory as configured
+    for (const root of [projectDir, real(projectDir)]) if (inside(root, abs)) return path.relative(root, abs) || '.';
+    const rel = path.relative(inside(dir, abs) ? dir : real(dir), abs);
+    return rel ? `${configured.replace(/\/+$/, '')}/${rel.split(path.sep).join('/')}` : configured;
+  };
+  return { dir, source: s.name, shown };
 }
 
 /** keeps a safe base name: no directories, no leading dot, no odd characters */
@@ -50,7 +76,7 @@ function listFiles(dir: string): string[] {
   return out.sort();
 }
 
-export function registerFileRoutes(ctx: PluginContext, d: { registry: SourceRegistry; store: SyncStore; engine: SyncEngineImpl; maxBytes: number }): void {
+export function registerFileRoutes(ctx: PluginContext, d: { sources: SourcesConfig; store: SyncStore; engine: SyncEngineImpl; maxBytes: number }): void {
   ctx.routes.post(
     '/api/sources/:source_name/upload-csv',
     {
@@ -63,7 +89,7 @@ export function registerFileRoutes(ctx: PluginContext, d: { registry: SourceRegi
       },
     },
     async (req, reply) => {
-      const { dir, source } = dirOf(ctx, d.registry, req.params.source_name);
+      const { dir, source, shown } = dirOf(ctx.config.projectDir, d.sources, req.params.source_name);
       if (!req.isMultipart()) throw errors.badRequest('Send the file as multipart/form-data in a field named "file".', undefined, 'multipart_required');
       const part = await req.file({ limits: { fileSize: d.maxBytes, files: 1 } });
       if (!part) throw errors.badRequest('No file in the upload; send it in a field named "file".', undefined, 'file_required');
@@ -99,7 +125,7 @@ export function registerFileRoutes(ctx: PluginContext, d: { registry: SourceRegi
           }
         }
         reply.code(201);
-        return { source, file: name, path: target, size, format, sync, sync_skipped: syncSkipped };
+        return { source, file: name, path: shown(target), size, format, sync, sync_skipped: syncSkipped };
       } catch (e) {
         if (e && typeof e === 'object' && (e as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
           throw errors.tooLarge(`The file is larger than the upload limit of ${Math.round(d.maxBytes / 1048576)} MB (uploads.max_file_mb in project.yml).`, { limit_bytes: d.maxBytes });
@@ -112,7 +138,7 @@ export function registerFileRoutes(ctx: PluginContext, d: { registry: SourceRegi
   );
 
   ctx.routes.get('/api/sources/:source_name/csv-files', { permission: 'public', schema: { params: SourceParams, summary: 'Files on disk and files loaded in the warehouse' } }, async (req) => {
-    const { dir, source } = dirOf(ctx, d.registry, req.params.source_name);
+    const { dir, source, shown } = dirOf(ctx.config.projectDir, d.sources, req.params.source_name);
     const loaded = new Map<string, Array<{ table: string; rows: number }>>();
     for (const t of d.store.tables(source)) {
       if (!t.columns.some((c) => c.name === '_basin_source_file')) continue;
@@ -131,22 +157,27 @@ export function registerFileRoutes(ctx: PluginContext, d: { registry: SourceRegi
       const rel = path.relative(dir, p);
       const fromProject = path.relative(ctx.config.projectDir, p);
       const tables = loaded.get(p) ?? loaded.get(fromProject) ?? loaded.get(rel) ?? [];
-      return { name: rel, path: p, source_file: fromProject, size: st.size, modified_at: st.mtime.toISOString(), loaded: tables.length > 0, tables };
+      return { name: rel, path: shown(p), abs: p, source_file: fromProject, size: st.size, modified_at: st.mtime.toISOString(), loaded: tables.length > 0, tables };
     });
-    const onDisk = new Set(files.flatMap((f) => [f.path, f.name, f.source_file]));
-    const loadedOnly = [...loaded.entries()].filter(([f]) => !onDisk.has(f)).map(([f, tables]) => ({ file: f, tables }));
-    return { source, directory: dir, files, loaded_not_on_disk: loadedOnly };
+    const onDisk = new Set(files.flatMap((f) => [f.abs, f.name, f.source_file]));
+    const loadedOnly = [...loaded.entries()].filter(([f]) => !onDisk.has(f)).map(([f, tables]) => ({ file: path.isAbsolute(f) ? shown(f) : f, tables }));
+    return { source, directory: shown(dir), files: files.map(({ abs: _abs, ...f }) => f), loaded_not_on_disk: loadedOnly };
   });
 
   ctx.routes.delete(
     '/api/sources/:source_name/csv-files',
     { permission: 'csv.delete', schema: { params: SourceParams, querystring: Type.Object({ file_path: Type.String({ minLength: 1, maxLength: 4096 }) }), summary: "Delete a file from the source's directory" } },
     async (req) => {
-      const { dir, source } = dirOf(ctx, d.registry, req.params.source_name);
+      const { dir, source, shown } = dirOf(ctx.config.projectDir, d.sources, req.params.source_name);
       if (!fs.existsSync(dir)) throw errors.notFound(`Directory of source "${source}"`);
       const given: string = req.query.file_path;
       if (given.split(/[\\/]/).includes('..')) throw errors.badRequest('file_path may not contain "..".', { file_path: given }, 'path_outside_directory');
-      const real = resolveInside(dir, given);
+      // a name relative to the directory, or the project-relative path this API lists
+      let real = resolveInside(dir, given);
+      if (real && !fs.existsSync(real) && !path.isAbsolute(given)) {
+        const fromProject = resolveInside(ctx.config.projectDir, given);
+        if (fromProject && resolveInside(dir, fromProject)) real = fromProject;
+      }
       if (!real) throw errors.badRequest(`file_path is outside the directory of source "${source}".`, { file_path: given }, 'path_outside_directory');
       if (real === fs.realpathSync(dir)) throw errors.badRequest('file_path names the directory itself, not a file.', { file_path: given }, 'not_a_file');
       let st: fs.Stats;
@@ -158,7 +189,7 @@ export function registerFileRoutes(ctx: PluginContext, d: { registry: SourceRegi
       if (!st.isFile()) throw errors.badRequest('file_path is not a regular file.', { file_path: given }, 'not_a_file');
       fs.rmSync(real);
       d.store.log(source, null, 'info', `deleted ${path.relative(fs.realpathSync(dir), real)}`, ctx.clock.now().toISOString());
-      return { deleted: true, path: real, note: 'its rows leave the raw table at the next sync' };
+      return { deleted: true, path: shown(real), note: 'its rows leave the raw table at the next sync' };
     },
   );
 }

@@ -1,9 +1,9 @@
 import { errors, type PluginContext } from '@basin/core';
 import { Type } from '@sinclair/typebox';
 import type { SyncEngineImpl } from '../engine.js';
-import { findSource } from '../source-config.js';
+import type { SourcesConfig } from '@basin/plugin-sources/contract';
 import type { SyncOptions } from '../types.js';
-import { SourceParams } from './sources.js';
+import { SourceParams } from './params.js';
 
 const DATE = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD' });
 const SyncBody = Type.Object(
@@ -23,7 +23,7 @@ function checkDates(start?: string, end?: string): void {
   if (start && end && end < start) throw errors.badRequest(`end_date ${end} is before start_date ${start}`, { start_date: start, end_date: end }, 'invalid_date_range');
 }
 
-export function registerSyncRoutes(ctx: PluginContext, engine: SyncEngineImpl): void {
+export function registerSyncRoutes(ctx: PluginContext, engine: SyncEngineImpl, sources: SourcesConfig): void {
   ctx.routes.post(
     '/api/sources/:source_name/sync',
     {
@@ -37,7 +37,7 @@ export function registerSyncRoutes(ctx: PluginContext, engine: SyncEngineImpl): 
     async (req, reply) => {
       const body = (req.body ?? {}) as { full_refresh?: boolean; start_date?: string; end_date?: string };
       checkDates(body.start_date, body.end_date);
-      const s = findSource(ctx.config, req.params.source_name);
+      const s = sources.find(req.params.source_name);
       if (!s) throw errors.notFound(`Source "${req.params.source_name}"`);
       const opts: SyncOptions = { fullRefresh: body.full_refresh, startDate: body.start_date, endDate: body.end_date, trigger: 'api' };
       reply.code(202);
@@ -48,7 +48,7 @@ export function registerSyncRoutes(ctx: PluginContext, engine: SyncEngineImpl): 
 
   ctx.routes.post('/api/sync/trigger', { permission: 'source.sync', schema: { body: TriggerBody, summary: 'Start syncs of several sources' } }, async (req, reply) => {
     const body = req.body as { sources: string[]; full_refresh: boolean };
-    const unknown = body.sources.filter((n) => !findSource(ctx.config, n));
+    const unknown = body.sources.filter((n) => !sources.find(n));
     if (unknown.length) throw errors.notFound(`Source(s) ${unknown.map((n) => `"${n}"`).join(', ')}`, { sources: unknown });
     const started = [];
     const skipped = [];

@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import readline from 'node:readline';
 import { isMap, isSeq, parse as parseYaml, parseDocument, YAMLSeq } from 'yaml';
-import { checkAgainstSchema, CliExit, EXIT, validateProject, writeFileAtomic, type CliContext, formatIssue } from '@basin/core';
-import { loadSourceRegistry, addProjectSources, SOURCE_NAME } from '@basin/plugin-sources/contract';
-import type { SourceDefinition } from '@basin/sdk';
+import { checkAgainstSchema, CliExit, EXIT, formatIssue, runningServer, validateProject, writeFileAtomic, type CliContext } from '@basin/core';
+import { SOURCE_NAME } from '../config.js';
+import { addProjectSources, loadSourceRegistry } from '../registry.js';
+import { Prompter } from './prompter.js';
+import { SourceWizard, type Answers } from './wizard.js';
 
 const SOURCES_FILE = '.basin/sources.yml';
 
@@ -28,67 +29,6 @@ export function parseSets(sets: string[]): Record<string, unknown> {
   return out;
 }
 
-interface Answers {
-  name: string;
-  type: string;
-  block: Record<string, unknown>;
-  description?: string;
-}
-
-async function wizard(cli: CliContext, defs: SourceDefinition[], preset: Partial<Answers>): Promise<Answers> {
-  const rl = readline.createInterface({ input: process.stdin, terminal: false });
-  // a line queue rather than rl.question: piped answers arriving before a prompt must not be lost
-  const lines: string[] = [];
-  const waiters: Array<(l: string | null) => void> = [];
-  let ended = false;
-  rl.on('line', (l) => (waiters.length ? waiters.shift()!(l) : lines.push(l)));
-  rl.on('close', () => {
-    ended = true;
-    while (waiters.length) waiters.shift()!(null);
-  });
-  const question = async (prompt: string): Promise<string> => {
-    cli.stdout.write(prompt);
-    const l = lines.length ? lines.shift()! : ended ? null : await new Promise<string | null>((r) => waiters.push(r));
-    if (l === null) throw new CliExit(EXIT.config, '\nbasin source add: input ended before the wizard finished; nothing was written.');
-    return l;
-  };
-  const out = (s: string) => cli.stdout.write(`${s}\n`);
-  try {
-    let type = preset.type;
-    const choices = defs.filter((d) => d.wizard && d.implemented !== false);
-    while (!type || !defs.some((d) => d.type === type)) {
-      out('Source types:');
-      choices.forEach((d, i) => out(`  ${String(i + 1).padStart(2)}. ${d.type} (${d.category})${d.title ? ` - ${d.title}` : ''}`));
-      const a = (await question('Type (number or key): ')).trim();
-      type = /^\d+$/.test(a) ? choices[Number(a) - 1]?.type : a;
-    }
-    let name = preset.name;
-    while (!name || !new RegExp(SOURCE_NAME).test(name)) name = (await question('Source name (lowercase letters, digits, _): ')).trim();
-    const def = defs.find((d) => d.type === type)!;
-    const props = ((def.configSchema as any).properties ?? {}) as Record<string, any>;
-    // a field with a default is optional to the user even when the schema lists it as required
-    const required = new Set<string>(((def.configSchema as any).required ?? []).filter((k: string) => props[k]?.default === undefined));
-    const block: Record<string, unknown> = { ...(preset.block ?? {}) };
-    for (const [key, p] of Object.entries(props)) {
-      if (key in block) continue;
-      const hint = [p.description, p.default !== undefined ? `default ${JSON.stringify(p.default)}` : null, required.has(key) ? 'required' : 'optional'].filter(Boolean).join('; ');
-      for (;;) {
-        const a = (await question(`${key} (${hint}): `)).trim();
-        if (!a) {
-          if (required.has(key)) continue;
-          break;
-        }
-        block[key] = p.type === 'string' ? a : (parseYaml(a) ?? a);
-        break;
-      }
-    }
-    const description = preset.description ?? ((await question('Description (optional): ')).trim() || undefined);
-    return { name, type: type!, block, description };
-  } finally {
-    rl.close();
-  }
-}
-
 export function registerSourceAdd(cli: CliContext): void {
   const source = cli.program.commands.find((c) => c.name() === 'source') ?? cli.program.command('source').description('Manage sources');
   source
@@ -109,16 +49,26 @@ export function registerSourceAdd(cli: CliContext): void {
       const projectYml = parseYaml(fs.readFileSync(path.join(projectDir, '.basin', 'project.yml'), 'utf8')) as { plugins?: string[] } | null;
       if (Array.isArray(projectYml?.plugins)) await addProjectSources(registry, projectDir, projectYml!.plugins);
       const sets = parseSets(o.set);
-      const answers: Answers =
-        o.name && o.type ? { name: o.name, type: o.type, block: sets, description: o.description } : await wizard(cli, registry.all(), { name: o.name, type: o.type, block: sets, description: o.description });
+      const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : 'version: "1.0"\nsources: []\n';
+      const doc = parseDocument(text);
+      const existing = ((doc.toJS() as any)?.sources ?? []) as Array<{ name: string }>;
+      let answers: Answers;
+      if (o.name && o.type) answers = { name: o.name, type: o.type, block: sets, description: o.description };
+      else {
+        const prompter = new Prompter(process.stdin, cli.stdout);
+        try {
+          const got = await new SourceWizard(cli, prompter, projectDir, registry.all(), existing.map((s) => s.name)).run({ name: o.name, type: o.type, block: sets, description: o.description });
+          if (!got) throw new CliExit(EXIT.config, 'basin source add: not saved; nothing was written.');
+          answers = got;
+        } finally {
+          prompter.close();
+        }
+      }
 
       const problems: string[] = [];
       if (!new RegExp(SOURCE_NAME).test(answers.name)) problems.push(`name "${answers.name}" must be lowercase letters, digits and underscores`);
       const def = registry.get(answers.type);
       if (!def) problems.push(`unknown source type "${answers.type}"; available: ${registry.types().join(', ')}`);
-      const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : 'version: "1.0"\nsources: []\n';
-      const doc = parseDocument(text);
-      const existing = ((doc.toJS() as any)?.sources ?? []) as Array<{ name: string }>;
       if (existing.some((s) => s.name === answers.name)) problems.push(`a source named "${answers.name}" already exists`);
       const key = def?.configKey === 'generic' ? 'generic_config' : answers.type;
       if (def) for (const p of checkAgainstSchema(def.configSchema, answers.block).problems) problems.push(`${key}${p.path === '/' ? '' : p.path}: ${p.message}`);
@@ -145,5 +95,20 @@ export function registerSourceAdd(cli: CliContext): void {
         throw new CliExit(EXIT.config, `basin source add: the project would not validate; nothing was changed:\n${issues.map((i) => `  ${formatIssue(i)}`).join('\n')}`);
       }
       out(`Added source "${answers.name}" (${answers.type}) to ${SOURCES_FILE}. Sync it with: basin sync ${answers.name}`);
+      await tellRunningServer(projectDir, answers.name, out);
     });
+}
+
+/** A running server takes sources.yml edits in on its own (validated first): say whether it has this source now. */
+async function tellRunningServer(projectDir: string, name: string, out: (s: string) => void): Promise<void> {
+  const server = runningServer(projectDir);
+  if (!server) return;
+  try {
+    const res = await fetch(`${server.url}/api/sources`, { signal: AbortSignal.timeout(5000) });
+    const list = res.ok ? ((await res.json()) as Array<{ name: string }>) : [];
+    if (list.some((s) => s.name === name)) out(`The running server (pid ${server.pid}) has taken the new source in; no restart needed.`);
+    else out(`The running server (pid ${server.pid}) does not list "${name}" yet; GET /api/health/platform shows sources_config_error, or see the server log.`);
+  } catch {
+    out(`A Basin server (pid ${server.pid}) is registered for this project but does not answer at ${server.url}; it reloads sources.yml when it next reads it.`);
+  }
 }

@@ -1,0 +1,261 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { ident, literal, type Conn, type Warehouse } from '@basin/core';
+import { SourceError, type ReadItem, type ResourceSpec } from '@basin/sdk';
+import { detectDelimiter } from './csv-diagnose.js';
+import { describeFileError } from './diagnose.js';
+import { OPTION_NAME, recordJson, sqlValue } from './sql.js';
+import { rejectsStaging, STAGING_PREFIX, type FileItem, type LoadHooks, type ResourceLoad } from './types.js';
+import { widen } from './widen.js';
+
+/** records are written to an NDJSON batch file of this many rows, then bulk-read by DuckDB */
+const RECORD_BATCH = 50_000;
+/** files per read_* call (one statement reads them in parallel with union_by_name) */
+const FILE_BATCH = 500;
+/** DuckDB's temporary tables of refused CSV lines (store_rejects), per connection */
+const REJECTS_TMP = 'basin_rejects';
+const REJECTS_SCAN_TMP = 'basin_rejects_scan';
+
+/**
+ * The staging half of a load: buffers what a source yields per resource and bulk-loads it into that
+ * resource's staging table (`raw_<source>._basin_staging__<resource>__<sync>`) with DuckDB's own
+ * readers: records through an NDJSON batch file and read_json, files through read_csv/read_json/
+ * read_parquet. A column whose type changes between batches is widened in staging.
+ */
+export class StagingLoad {
+  readonly resources = new Map<string, ResourceLoad>();
+  private readonly suffix: string;
+  private totalRows = 0;
+  private recordFiles = 0;
+  private conn: Conn | null = null;
+
+  constructor(
+    private readonly warehouse: Warehouse,
+    readonly schema: string,
+    readonly syncId: string,
+    private readonly loadedAt: Date,
+    private readonly tmpDir: string,
+    private readonly specs: ResourceSpec[],
+    private readonly signal: AbortSignal,
+    private readonly hooks: LoadHooks,
+  ) {
+    this.suffix = syncId.replace(/[^a-zA-Z0-9]/g, '').slice(0, 12);
+    // a cancel interrupts the statement DuckDB is running, not only the next one
+    signal.addEventListener('abort', () => this.conn?.interrupt(), { once: true });
+  }
+
+  get rowsLoaded(): number {
+    return this.totalRows;
+  }
+
+  resource(name: string): ResourceLoad {
+    let r = this.resources.get(name);
+    if (!r) {
+      if (!name || name.length > 120) throw new SourceError('bad_resource', `resource name "${name}" is empty or too long`);
+      r = { name, spec: this.specs.find((s) => s.name === name), staging: `${STAGING_PREFIX}${name}__${this.suffix}`, created: false, columns: new Map(), rows: 0, files: [], records: [], forget: new Set(), loadedFiles: new Set(), rejected: 0, rejectsCreated: false, widenedFrom: new Map() };
+      this.resources.set(name, r);
+    }
+    return r;
+  }
+
+  async add(item: ReadItem): Promise<void> {
+    const r = this.resource(item.resource);
+    if (item.kind === 'file') {
+      r.files.push(item);
+      if (r.files.length >= FILE_BATCH) await this.flushFiles(r);
+    } else if (item.kind === 'records') {
+      for (const rec of item.records) r.records.push(rec);
+      if (r.records.length >= RECORD_BATCH) await this.flushRecords(r);
+    } else if (item.kind === 'forget_files') {
+      for (const f of item.sourceFiles) r.forget.add(f);
+    }
+  }
+
+  /** loads everything still buffered */
+  async flush(): Promise<void> {
+    for (const r of this.resources.values()) {
+      await this.flushRecords(r);
+      await this.flushFiles(r);
+    }
+  }
+
+  private async flushRecords(r: ResourceLoad): Promise<void> {
+    if (!r.records.length) return;
+    fs.mkdirSync(this.tmpDir, { recursive: true });
+    const file = path.join(this.tmpDir, `${r.name.replace(/[^a-zA-Z0-9_-]/g, '_')}-${this.recordFiles++}.ndjson`);
+    const lines: string[] = new Array(r.records.length);
+    for (let i = 0; i < r.records.length; i++) lines[i] = recordJson(r.records[i]);
+    r.records = [];
+    fs.writeFileSync(file, lines.join('\n') + '\n');
+    const columns = r.spec?.columns?.length ? Object.fromEntries(r.spec.columns.map((c) => [c.name, c.type])) : undefined;
+    const sql = `read_json([${literal(file)}], format='newline_delimited', union_by_name=true${columns ? `, columns=${sqlValue(columns)}` : ''})`;
+    await this.loadSelect(r, `SELECT *, ${this.metaColumns()}, CAST(NULL AS VARCHAR) AS _basin_source_file FROM ${sql}`);
+    fs.rmSync(file, { force: true });
+  }
+
+  private async flushFiles(r: ResourceLoad): Promise<void> {
+    if (!r.files.length) return;
+    const items = r.files;
+    r.files = [];
+    const present: FileItem[] = [];
+    for (const f of items) {
+      let size: number;
+      try {
+        size = fs.statSync(f.path).size;
+      } catch {
+        this.hooks.warn(`${f.sourceFile ?? f.path} disappeared during the sync; skipped (its rows are removed on the next sync)`);
+        continue;
+      }
+      if (size === 0) {
+        this.hooks.warn(`${f.sourceFile ?? f.path} is empty; skipped`);
+        continue;
+      }
+      present.push(f);
+      r.loadedFiles.add(f.sourceFile ?? f.path);
+    }
+    // one statement per group of files that share a reader and options; renamed files get their own
+    const groups = new Map<string, FileItem[]>();
+    for (const f of present) {
+      const delim = f.format === 'csv' && !f.options?.delim && !f.options?.sep ? detectDelimiter(f.path) : '';
+      const jsonl = f.format === 'json' && /\.(jsonl|ndjson)$/i.test(f.path);
+      // DuckDB keeps rejects only for a single-file read (not with union_by_name): one group per quarantined file
+      const quarantine = f.format === 'csv' && f.malformedRows === 'quarantine' ? f.path : null;
+      const key = JSON.stringify([f.format, f.options ?? {}, delim, jsonl, quarantine]);
+      const g = groups.get(key) ?? [];
+      g.push(f);
+      groups.set(key, g);
+    }
+    for (const [key, files] of groups) {
+      const [, , delim, jsonl] = JSON.parse(key) as [string, unknown, string, boolean];
+      await this.loadFiles(r, files, delim, jsonl);
+    }
+  }
+
+  private async loadFiles(r: ResourceLoad, files: FileItem[], delim: string, jsonl: boolean): Promise<void> {
+    const f0 = files[0]!;
+    const list = `[${files.map((f) => literal(f.path)).join(', ')}]`;
+    const opts: Record<string, unknown> = {};
+    const quarantine = f0.format === 'csv' && f0.malformedRows === 'quarantine';
+    // strict: a row whose field count differs from the header is an error, never padded or shifted
+    if (f0.format === 'csv') Object.assign(opts, { header: true, skip: 0, quote: '"', escape: '"', strict_mode: true, null_padding: false, ...(delim ? { delim } : {}) });
+    if (f0.format === 'json') opts.format = jsonl ? 'newline_delimited' : 'auto';
+    Object.assign(opts, f0.options ?? {});
+    if (quarantine) Object.assign(opts, { strict_mode: true, null_padding: false, store_rejects: true, rejects_table: REJECTS_TMP, rejects_scan: REJECTS_SCAN_TMP });
+    if (files.length > 1) opts.union_by_name = true;
+    // files a source names differently (e.g. project-relative) get their name through a CASE on the path
+    const renamed = files.some((f) => f.sourceFile !== undefined && f.sourceFile !== f.path);
+    // one file: its name is a constant, cheaper than DuckDB's per-row filename column
+    const single = files.length === 1;
+    if (!single) opts.filename = renamed ? '_basin_file_path' : '_basin_source_file';
+    const optSql = Object.entries(opts)
+      .filter(([k]) => OPTION_NAME.test(k))
+      .map(([k, v]) => `${k}=${sqlValue(v)}`)
+      .join(', ');
+    const reader = f0.format === 'csv' ? 'read_csv' : f0.format === 'json' ? 'read_json' : 'read_parquet';
+    const fileCol = single ? `, ${literal(f0.sourceFile ?? f0.path)} AS _basin_source_file` : renamed ? `, ${sourceFileExpr(files)} AS _basin_source_file` : '';
+    const select = `SELECT *${renamed && !single ? ' EXCLUDE (_basin_file_path)' : ''}, ${this.metaColumns()}${fileCol} FROM ${reader}(${list}${optSql ? `, ${optSql}` : ''})`;
+    try {
+      await this.loadSelect(r, select, quarantine ? f0 : null);
+    } catch (e) {
+      throw this.signal.aborted ? e : describeFileError(e as Error, files, delim);
+    }
+  }
+
+  private metaColumns(): string {
+    return `CAST(${literal(this.loadedAt.toISOString())} AS TIMESTAMP) AS _basin_loaded_at, ${literal(this.syncId)} AS _basin_sync_id`;
+  }
+
+  /** a staging write: bounded by the load memory limit, interruptible by a cancel, invisible to readers */
+  write<T>(fn: (c: Conn) => Promise<T>): Promise<T> {
+    if (this.signal.aborted) return Promise.reject(new SourceError('cancelled', 'the sync was cancelled'));
+    return this.warehouse.write(
+      async (c) => {
+        this.conn = c;
+        try {
+          return await fn(c);
+        } finally {
+          this.conn = null;
+        }
+      },
+      { bounded: true, staging: true },
+    );
+  }
+
+  private async loadSelect(r: ResourceLoad, select: string, quarantined: FileItem | null = null): Promise<void> {
+    const tbl = `${ident(this.schema)}.${ident(r.staging)}`;
+    const added = await this.write(async (c) => {
+      await c.run(`CREATE SCHEMA IF NOT EXISTS ${ident(this.schema)}`);
+      if (quarantined) await c.run(`DROP TABLE IF EXISTS ${REJECTS_TMP}; DROP TABLE IF EXISTS ${REJECTS_SCAN_TMP}`);
+      let count: number;
+      if (!r.created) {
+        count = Number((await c.runAndReadAll(`CREATE TABLE ${tbl} AS ${select}`)).getRows()[0]?.[0] ?? 0);
+        r.created = true;
+      } else {
+        const incoming = (await c.runAndReadAll(`DESCRIBE ${select}`)).getRowObjectsJson() as Array<{ column_name: string; column_type: string }>;
+        for (const col of incoming) {
+          const have = r.columns.get(col.column_name);
+          if (have === undefined) await c.run(`ALTER TABLE ${tbl} ADD COLUMN ${ident(col.column_name)} ${col.column_type}`);
+          else if (widen(have, col.column_type) !== have) {
+            if (!r.widenedFrom.has(col.column_name)) r.widenedFrom.set(col.column_name, have);
+            await c.run(`ALTER TABLE ${tbl} ALTER COLUMN ${ident(col.column_name)} TYPE ${widen(have, col.column_type)}`);
+          }
+        }
+        count = Number((await c.runAndReadAll(`INSERT INTO ${tbl} BY NAME ${select}`)).getRows()[0]?.[0] ?? 0);
+      }
+      if (quarantined) await this.keepRejects(c, r, quarantined);
+      const cols = (await c.runAndReadAll(`DESCRIBE ${tbl}`)).getRowObjectsJson() as Array<{ column_name: string; column_type: string }>;
+      r.columns = new Map(cols.map((x) => [x.column_name, x.column_type]));
+      return count;
+    });
+    r.rows += added;
+    this.totalRows += added;
+    this.hooks.progress(r.name, r.rows, this.totalRows);
+  }
+
+  /** moves the lines DuckDB refused in the statement just run into the resource's staging rejects table */
+  private async keepRejects(c: Conn, r: ResourceLoad, file: FileItem): Promise<void> {
+    const n = Number((await c.runAndReadAll(`SELECT count(DISTINCT line) FROM ${REJECTS_TMP}`)).getRows()[0]?.[0] ?? 0);
+    if (!n) return;
+    const stg = `${ident(this.schema)}.${ident(rejectsStaging(r))}`;
+    if (!r.rejectsCreated) {
+      await c.run(`CREATE TABLE ${stg} (file VARCHAR, line BIGINT, raw VARCHAR, reason VARCHAR, _basin_loaded_at TIMESTAMP, _basin_sync_id VARCHAR)`);
+      r.rejectsCreated = true;
+    }
+    const name = file.sourceFile ?? file.path;
+    await c.run(
+      `INSERT INTO ${stg} SELECT ${literal(name)}, line, any_value(csv_line), string_agg(error_message, '; ' ORDER BY column_idx), ` +
+        `CAST(${literal(this.loadedAt.toISOString())} AS TIMESTAMP), ${literal(this.syncId)} FROM ${REJECTS_TMP} GROUP BY line ORDER BY line`,
+    );
+    r.rejected += n;
+    const first = (await c.runAndReadAll(`SELECT line, string_agg(error_message, '; ' ORDER BY column_idx) FROM ${REJECTS_TMP} GROUP BY line ORDER BY line LIMIT 1`)).getRows()[0];
+    this.hooks.warn(`${name}: ${n} malformed row(s) quarantined into ${this.schema}.${r.name}__rejects (first at line ${String(first?.[0])}: ${String(first?.[1])})`);
+  }
+
+  /**
+   * Drops this load's staging tables and batch files. After a failed load a checkpoint follows, so the
+   * blocks staging took are free for the next load rather than growing the warehouse file (issue 12).
+   */
+  async discard(failed = false): Promise<void> {
+    fs.rmSync(this.tmpDir, { recursive: true, force: true });
+    const names = [...this.resources.values()].flatMap((r) => [...(r.created ? [r.staging] : []), ...(r.rejectsCreated ? [rejectsStaging(r)] : [])]);
+    if (!names.length) return;
+    await this.warehouse.write(
+      async (c) => {
+        for (const n of names) await c.run(`DROP TABLE IF EXISTS ${ident(this.schema)}.${ident(n)}`);
+        if (failed) await c.run('CHECKPOINT');
+      },
+      { staging: true },
+    );
+  }
+}
+
+/**
+ * The SQL giving each row's source-file name from DuckDB's file path column: a common prefix cut when
+ * every name is its path minus one prefix (local_files: project-relative), else a CASE over the paths.
+ */
+function sourceFileExpr(files: FileItem[]): string {
+  const prefixes = new Set(files.map((f) => (f.sourceFile !== undefined && f.path.endsWith(f.sourceFile) ? f.path.slice(0, f.path.length - f.sourceFile.length) : null)));
+  const [prefix] = [...prefixes];
+  if (prefixes.size === 1 && typeof prefix === 'string') return `substr(_basin_file_path, ${[...prefix].length + 1})`;
+  return `CASE _basin_file_path ${files.map((f) => `WHEN ${literal(f.path)} THEN ${literal(f.sourceFile ?? f.path)}`).join(' ')} END`;
+}
