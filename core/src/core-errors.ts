@@ -18,6 +18,7 @@ export const coreErrors = defineErrors('core', {
   not_found: { status: 404, message: (a: { what?: string; route?: string }) => (a.route ? `No route ${a.route}.` : `${a.what ?? 'The resource'} was not found.`) },
   method_not_allowed: { status: 405, message: (a: { method: string; allow: string[] }) => `${a.method} is not allowed here; use ${a.allow.join(', ')}.` },
   request_timeout: { status: 408, message: 'The request took too long to arrive; send it again.' },
+  not_running: { status: 409, message: (a: { reason?: string }) => a.reason ?? 'That job is not queued or running.' },
   payload_too_large: { status: 413, message: (a: { reason?: string }) => a.reason ?? 'The request body is too large.' },
   unsupported_media_type: { status: 415, message: 'Unsupported content type; send application/json.' },
   validation_failed: { status: 422, message: (a: { fields: string }) => `The request is invalid: ${a.fields}.` },

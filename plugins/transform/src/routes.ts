@@ -1,12 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { errors, resolveInside, type PluginContext } from '@basin/core';
+import { errors, resolveInside, type PluginContext, coreErrors } from '@basin/core';
 import { Type } from '@sinclair/typebox';
 import { hasModel, listModels, readManifest } from './artifacts.js';
 import type { TxHistory } from './history.js';
 import type { DbtRunner } from './runner.js';
 import type { StagingStore } from './staging-store.js';
-import { txErrors } from './errors.js';
 
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -125,9 +124,9 @@ export function registerRoutes(ctx: PluginContext, deps: { runner: DbtRunner; hi
     return r;
   });
 
-  ctx.routes.post('/api/tx/runs/:id/cancel', { errors: [txErrors.not_running], permission: 'tx.run', schema: { summary: 'Cancel a queued or running transformation run', params: Type.Object({ id: Type.String({ maxLength: 100 }) }) } }, async (req) => {
+  ctx.routes.post('/api/tx/runs/:id/cancel', { errors: [coreErrors.not_running], permission: 'tx.run', schema: { summary: 'Cancel a queued or running transformation run', params: Type.Object({ id: Type.String({ maxLength: 100 }) }) } }, async (req) => {
     if (!runner.get(req.params.id)) throw errors.notFound('Transformation run');
-    if (!runner.cancel(req.params.id)) throw txErrors.not_running();
+    if (!runner.cancel(req.params.id)) throw coreErrors.not_running({ reason: 'That run is not queued or running.' });
     return { cancelled: true };
   });
 
