@@ -139,8 +139,8 @@ export class Warehouse {
     const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
     promise.catch((err) => this.opts.onPublishError?.(err));
     this.scheduledPublish = { promise, resolve, reject };
+    // not unref'd: whoever waits for the copy (servingCopySettled) must not see the process exit first
     this.publishTimer = setTimeout(() => this.fireScheduled(), this.opts.publishDelayMs ?? 50);
-    this.publishTimer.unref?.();
   }
 
   private fireScheduled(): void {

@@ -46,7 +46,7 @@ const literalChoices = (s: Json): string[] | null => {
   return null;
 };
 
-function kindOf(key: string, s: Json): FieldKind {
+function kindOf(s: Json): FieldKind {
   if (literalChoices(s)) return 'choice';
   if (s.type === 'string') return 'string';
   if (s.type === 'integer' || s.type === 'number') return 'number';
@@ -58,7 +58,6 @@ function kindOf(key: string, s: Json): FieldKind {
     return 'yaml';
   }
   if (s.type === 'object' && (s.patternProperties || (s.additionalProperties && typeof s.additionalProperties === 'object')) && !s.properties) return 'map';
-  void key;
   return 'yaml';
 }
 
@@ -102,8 +101,8 @@ function formatOf(key: string, s: Json, kind: FieldKind, example: string): strin
   }
 }
 
-function describe(key: string, s: Json, required: boolean, directoryKeys: Set<string>): WizardField {
-  const kind = kindOf(key, s);
+function fieldOf(key: string, s: Json, required: boolean, directoryKeys: Set<string>): WizardField {
+  const kind = kindOf(s);
   const example = exampleOf(key, s, kind);
   const field: WizardField = {
     key,
@@ -142,7 +141,7 @@ function objectFields(schema: Json, answers: Record<string, unknown>, directoryK
     if (!applies(p, answers, defaults)) continue;
     // required by the schema without a default, or by the choices made (x-when with x-required)
     const needed = (requiredKeys.has(key) && p.default === undefined) || (!!p['x-when'] && p['x-required'] === true);
-    (needed || drivers.has(key) ? required : optional).push(describe(key, p, needed, directoryKeys));
+    (needed || drivers.has(key) ? required : optional).push(fieldOf(key, p, needed, directoryKeys));
   }
   return { required, optional };
 }

@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { Warehouse, type WarehouseOptions } from '../src/index.js';
+
+/** counts publishes: each one checks the WAL once after its checkpoint */
+class Counting extends Warehouse {
+  publishes = 0;
+  protected override walBytes(): number {
+    this.publishes++;
+    return super.walBytes();
+  }
+}
+
+const make = (o: Partial<WarehouseOptions> = {}) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'basin-owner-'));
+  return new Counting({ dbPath: path.join(dir, 'warehouse.db'), servingPath: path.join(dir, 'serving.db'), autoPublish: true, publishDelayMs: 20, ...o });
+};
+
+// issue 11 item 3: the warehouse alone publishes the serving copy (coalescing, memory limit, staleness)
+test('a write makes the copy stale and the warehouse publishes it; staging writes do not', async () => {
+  const w = make();
+  await w.open();
+  try {
+    await w.servingCopySettled();
+    const atOpen = w.publishes; // a missing copy is published at open
+    assert.equal(atOpen, 1);
+    await w.write((c) => c.run('CREATE TABLE t AS SELECT 1 AS a'), { staging: true });
+    await new Promise((r) => setTimeout(r, 60));
+    await w.servingCopySettled();
+    assert.equal(w.publishes, atOpen, 'a staging write changes nothing readers see');
+    await w.write((c) => c.run('CREATE TABLE u AS SELECT 2 AS b'));
+    assert.equal(w.servingCopyStale, true);
+    await w.servingCopyReady(5000);
+    assert.equal(w.publishes, atOpen + 1);
+    assert.equal(w.servingCopyStale, false);
+    const r = await Warehouse.openReadOnly(w.servingPath);
+    const c = await r.connect();
+    assert.deepEqual((await c.runAndReadAll('SELECT b FROM u')).getRowObjectsJson(), [{ b: 2 }]);
+    c.closeSync();
+    r.closeSync();
+    // a reader asking for a fresh copy of a fresh warehouse starts nothing
+    await w.servingCopyReady(100);
+    assert.equal(w.publishes, atOpen + 1);
+  } finally {
+    await w.close();
+  }
+});
+
+test('requests coalesce: one publish at a time plus at most one queued for any number of requests', async () => {
+  const w = make({ autoPublish: false });
+  await w.open();
+  try {
+    await w.write((c) => c.run('CREATE TABLE t AS SELECT range AS a FROM range(200000)'));
+    const before = w.publishes;
+    await Promise.all(Array.from({ length: 10 }, () => w.publishServingCopy()));
+    assert.ok(w.publishes - before <= 2, `${w.publishes - before} publishes for 10 requests`);
+    assert.ok(w.publishes - before >= 1);
+  } finally {
+    await w.close();
+  }
+});
+
+test('bounded writes run under the load memory limit and restore the previous one', async () => {
+  const w = make({ autoPublish: false });
+  await w.open();
+  try {
+    w.setLoadMemoryLimit(100);
+    const setting = (c: Parameters<Parameters<Warehouse['write']>[0]>[0]) => c.runAndReadAll("SELECT current_setting('memory_limit') AS m").then((r) => String(r.getRows()[0]![0]));
+    const before = await w.write(setting);
+    const inside = await w.write(setting, { bounded: true });
+    const after = await w.write(setting);
+    assert.match(inside, /^(95\.3 MiB|100\.0 MB|100MB)/);
+    assert.notEqual(before, inside);
+    // restored (DuckDB prints the limit rounded, so compare the amounts)
+    const bytes = (v: string) => Number.parseFloat(v) * ({ KiB: 2 ** 10, MiB: 2 ** 20, GiB: 2 ** 30, MB: 1e6, GB: 1e9 } as Record<string, number>)[v.split(' ')[1] ?? ''];
+    assert.ok(Math.abs(bytes(after) - bytes(before)) / bytes(before) < 0.01, `${after} vs ${before}`);
+  } finally {
+    await w.close();
+  }
+});
+
+test('the spill folder a killed process left behind is removed at open', async () => {
+  const w = make({ autoPublish: false });
+  fs.mkdirSync(`${w.dbPath}.tmp`, { recursive: true });
+  fs.writeFileSync(path.join(`${w.dbPath}.tmp`, 'duckdb_temp_block-1.block'), 'x');
+  await w.open();
+  try {
+    assert.equal(fs.existsSync(`${w.dbPath}.tmp`), false);
+  } finally {
+    await w.close();
+  }
+});
