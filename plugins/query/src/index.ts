@@ -28,6 +28,15 @@ export default definePlugin({
       '/api/query',
       { errors: [queryErrors.query_timeout, queryErrors.query_not_allowed, queryErrors.query_failed, queryErrors.invalid_sql, queryErrors.serving_copy_unavailable, queryErrors.shutting_down],
         permission: 'query.execute',
+        response: {
+          200: Type.Object({
+            columns: Type.Array(Type.Object({ name: Type.String(), type: Type.String() })),
+            rows: Type.Array(Type.Array(Type.Unknown())),
+            row_count: Type.Integer({ minimum: 0 }),
+            truncated: Type.Boolean(),
+            elapsed_ms: Type.Number(),
+          }),
+        },
         // larger than the SQL limit so an oversized SQL gets the explanatory 413 from the handler
         bodyLimit: 10 * MAX_SQL_BYTES,
         schema: {
@@ -37,7 +46,7 @@ export default definePlugin({
           body: Type.Object({ sql: Type.String({ description: 'one SELECT statement' }) }),
         },
       },
-      async (req) => executeQuery(reader, req.body.sql as string, limits()),
+      async (req) => executeQuery(reader, req.body.sql, limits()),
     );
   },
 });

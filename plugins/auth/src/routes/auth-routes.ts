@@ -1,11 +1,28 @@
 import { Type } from '@sinclair/typebox';
-import { errors, type PluginContext } from '@basin/core';
+import { errors, type PluginContext, coreErrors } from '@basin/core';
 import { toPublicKey } from '../api-keys.js';
 import { clearSessionCookie, setSessionCookie } from '../request-guard.js';
 import type { LoginResult } from '../service.js';
 import { toPublicUser } from '../users.js';
 import type { RouteContext } from './context.js';
 import { authErrors } from '../errors.js';
+
+/** GET /api/auth/me: auth off, or the signed-in user with role, permissions and what they must do first */
+const MeBody = Type.Union([
+  Type.Object({ auth_enabled: Type.Literal(false) }),
+  Type.Object({
+    auth_enabled: Type.Literal(true),
+    id: Type.String(),
+    email: Type.String(),
+    role: Type.Union([Type.Literal('admin'), Type.Literal('editor'), Type.Literal('viewer')]),
+    permissions: Type.Array(Type.String()),
+    auth_method: Type.Union([Type.Literal('session'), Type.Literal('api_key')]),
+    partial: Type.Boolean(),
+    pending: Type.Union([Type.Literal('setup_2fa'), Type.Literal('change_password'), Type.Null()]),
+    password_change_required: Type.Boolean(),
+    two_factor_setup_required: Type.Boolean(),
+  }),
+]);
 
 const Email = Type.String({ minLength: 3, maxLength: 320, pattern: '^[^\\s@]+@[^\\s@]+$' });
 const Password = Type.String({ minLength: 1 });
@@ -43,7 +60,7 @@ export function registerAuthRoutes(ctx: PluginContext, rc: RouteContext): void {
     return { ok: true };
   });
 
-  r.get('/api/auth/me', { permission: 'public', schema: { summary: 'The current user with role and permissions, or {"auth_enabled": false}' } }, async (req) => {
+  r.get('/api/auth/me', { permission: 'public', errors: [coreErrors.not_authenticated], response: { 200: MeBody }, schema: { summary: 'The current user with role and permissions, or {"auth_enabled": false}' } }, async (req) => {
     const p = req.principal;
     if (!auth.settings().enabled || p?.kind === 'auth_disabled') return { auth_enabled: false };
     if (!p?.userId) throw errors.notAuthenticated();
