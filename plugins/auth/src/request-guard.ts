@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { BasinError, errors, coreErrors } from '@basin/core';
+import { errors, coreErrors } from '@basin/core';
 import { bearerToken, isLoopbackIp, ownOrigin } from './client.js';
 import { SESSION_COOKIE, type BasinAuthenticator } from './authenticator.js';
 import type { RateLimiter } from './rate-limit.js';

@@ -1,4 +1,4 @@
-import { BasinError, errors, isRole, type BasinConfig, type Clock, type EventBus, type Role, type SqliteDb } from '@basin/core';
+import { errors, isRole, type BasinConfig, type Clock, type EventBus, type Role, type SqliteDb } from '@basin/core';
 import { ApiKeyStore, toPublicKey } from './api-keys.js';
 import { AuditLog } from './audit.js';
 import { randomToken, SecretBox } from './crypto.js';

@@ -1,5 +1,5 @@
 import httpProxy from '@fastify/http-proxy';
-import { BasinError, type PluginContext, coreErrors } from '@basin/core';
+import { type PluginContext, coreErrors } from '@basin/core';
 import type { FastifyRequest } from 'fastify';
 import { PROXY_ROUTES, supersetRole } from './roles.js';
 import type { SupersetSupervisor } from './supervisor.js';

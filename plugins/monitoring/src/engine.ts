@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { BasinError, type Clock, type EventBus, type Logger, type Warehouse } from '@basin/core';
+import { type Clock, type EventBus, type Logger, type Warehouse } from '@basin/core';
 import type { Monitor, MonitorsFile } from './config.js';
 import { roundPct } from './compare.js';
 import { evaluate } from './evaluate.js';

@@ -1,5 +1,5 @@
 import httpProxy, { type FastifyHttpProxyOptions } from '@fastify/http-proxy';
-import { BasinError, errors, type PluginContext, coreErrors } from '@basin/core';
+import { errors, type PluginContext, coreErrors } from '@basin/core';
 import type { NotebookServers } from './servers.js';
 import type { NotebookService } from './service.js';
 import { notebookErrors } from './errors.js';

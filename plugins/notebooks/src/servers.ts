@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { BasinError, type Logger } from '@basin/core';
+import { type Logger } from '@basin/core';
 import { notebookErrors } from './errors.js';
 
 /** One running marimo server, serving one notebook under /notebooks/{name}/ on a loopback port. */

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { BasinError, type Logger, type Warehouse } from '@basin/core';
+import { type Logger, type Warehouse } from '@basin/core';
 import { queryErrors } from './errors.js';
 
 /** Options of every query instance: read-only, no file or network access, settings frozen, no extension loading. */

@@ -1,5 +1,4 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { BasinError } from '@basin/core';
 import { statementKind } from './statement-kind.js';
 import { queryErrors } from './errors.js';
 

@@ -1,4 +1,4 @@
-import { BasinError, coreServices, createServiceRef, definePlugin } from '@basin/core';
+import { coreServices, createServiceRef, definePlugin } from '@basin/core';
 import type { AuthLogout } from '@basin/plugin-auth/contract';
 import { WS_EVENT_PERMISSIONS, WsHub } from './hub.js';
 import { attachUpgrade, WS_PATH } from './upgrade.js';

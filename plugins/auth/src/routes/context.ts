@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { BasinError, errors } from '@basin/core';
+import { errors } from '@basin/core';
 import type { BasinAuthenticator } from '../authenticator.js';
 import type { AuthService, Actor } from '../service.js';
 import type { SessionRow } from '../sessions.js';

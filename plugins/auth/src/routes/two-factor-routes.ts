@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { BasinError, errors, type PluginContext } from '@basin/core';
+import { errors, type PluginContext } from '@basin/core';
 import { setSessionCookie } from '../request-guard.js';
 import type { RouteContext } from './context.js';
 import { authErrors } from '../errors.js';
