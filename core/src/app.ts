@@ -7,12 +7,13 @@ import { parse as parseYaml } from 'yaml';
 import { Type } from '@sinclair/typebox';
 import { systemClock, type Clock } from './clock.js';
 import { EventBus } from './events.js';
-import { PermissionRegistry } from './rbac.js';
+import { PermissionRegistry, recordBundledPermissions } from './rbac.js';
 import { ConfigLoadError, loadConfig, PROJECT_FILE } from './config/loader.js';
 import { BasinConfig } from './config/service.js';
 import type { ConfigFileSpec } from './config/types.js';
 import { buildServer } from './http/server.js';
 import type { BodyRateOptions } from './http/slow-body-guard.js';
+import { addErrorsOnEveryRoute } from './http/openapi-responses.js';
 import { createRegistrar, RouteTable } from './http/routes.js';
 import { installHostOriginGuard } from './http/host-origin-guard.js';
 import type { Principal } from './http/principal.js';
@@ -77,8 +78,10 @@ const cachedDiscovery: { plugins?: BasinPlugin[] } = {};
 /** Every plugin package of the install (cached per process), plus those named in the project's config. */
 export async function loadPlugins(projectDir?: string): Promise<BasinPlugin[]> {
   if (!cachedDiscovery.plugins) {
-    const pkgs = discoverWorkspacePackages().filter((p) => p.kind === 'plugin');
+    // an opt-in plugin (the examples) loads only when a project lists it under `plugins:`
+    const pkgs = discoverWorkspacePackages().filter((p) => p.kind === 'plugin' && p.meta.optIn !== true);
     cachedDiscovery.plugins = await Promise.all(pkgs.map((p) => importPlugin(p)));
+    for (const [i, pkg] of pkgs.entries()) if (isBundled(pkg)) recordBundledPermissions(cachedDiscovery.plugins[i]!.permissions ?? []);
   }
   const out = [...cachedDiscovery.plugins];
   if (projectDir) {
@@ -96,6 +99,11 @@ export async function loadPlugins(projectDir?: string): Promise<BasinPlugin[]> {
     }
   }
   return out;
+}
+
+/** a plugin shipped with Basin: a package of the install's plugins/ folder */
+function isBundled(pkg: DiscoveredPackage): boolean {
+  return path.basename(path.dirname(pkg.dir)) === 'plugins';
 }
 
 async function importPlugin(pkg: DiscoveredPackage): Promise<BasinPlugin> {
@@ -203,6 +211,7 @@ async function assembleApp(opts: BootOptions, lock: ProjectLock): Promise<BasinA
       provideExtensionPoint: provide,
       extensionPoint: tryResolve,
       page: (p) => pages.push(p),
+      errorsOnEveryRoute: (errs, methods) => addErrorsOnEveryRoute(http, errs, methods),
       health: (c) => healthContributors.push(c),
       status: (c) => statusContributors.push(c),
       onStart: (fn) => starters.push(fn),

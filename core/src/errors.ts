@@ -24,7 +24,10 @@ export class BasinError extends Error {
 
 export const isBasinError = (e: unknown): e is BasinError => e instanceof BasinError;
 
-/** Shorthands for the codes used across plugins, so status and code always travel together. */
+/**
+ * Shorthands that predate the error catalogues (`defineErrors`, `coreErrors`): they still build the same
+ * bodies, for code not moved to a catalogue yet. New codes go in the package's catalogue.
+ */
 export const errors = {
   badRequest: (message: string, details?: unknown, code = 'bad_request') => new BasinError(400, code, message, details),
   notAuthenticated: (message = 'Authentication required: log in or send an API key as "Authorization: Bearer <key>".') =>

@@ -1,6 +1,7 @@
 /**
- * Roles and permissions as data (SPEC "Roles and permissions"). Plugins may contribute further
- * permissions through their manifest; core's 29 are fixed here so the matrix is reviewable in one place.
+ * Roles and the permission registry (SPEC "Roles and permissions"). Core declares no permission: each
+ * plugin declares the permissions its routes need in its manifest (`permissions:`), and a plugin that
+ * guards a route with another plugin's permission takes the spec from that plugin's `./contract`.
  */
 export const ROLES = ['admin', 'editor', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
@@ -12,22 +13,22 @@ export interface PermissionSpec {
   description?: string;
 }
 
-const V: Role[] = ['viewer', 'editor', 'admin'];
-const E: Role[] = ['editor', 'admin'];
-const A: Role[] = ['admin'];
+/** Role sets for manifests: a permission granted from a role upwards (admin holds every permission anyway). */
+export const grantedFrom: Record<Role, Role[]> = {
+  viewer: ['viewer', 'editor', 'admin'],
+  editor: ['editor', 'admin'],
+  admin: ['admin'],
+};
 
-export const CORE_PERMISSIONS: PermissionSpec[] = [
-  { name: 'source.view', roles: V }, { name: 'source.view_credentials', roles: A }, { name: 'source.sync', roles: E },
-  { name: 'source.manage', roles: E }, { name: 'csv.upload', roles: E }, { name: 'csv.delete', roles: E },
-  { name: 'tx.view', roles: V }, { name: 'tx.run', roles: E }, { name: 'tx.manage', roles: E },
-  { name: 'dashboard.view', roles: V }, { name: 'dashboard.create', roles: E }, { name: 'dashboard.manage', roles: A },
-  { name: 'query.execute', roles: E }, { name: 'health.view', roles: V }, { name: 'logs.view', roles: V },
-  { name: 'platform.manage', roles: A }, { name: 'config.view', roles: E }, { name: 'config.manage', roles: A },
-  { name: 'users.view', roles: A }, { name: 'users.manage', roles: A }, { name: 'auth.manage', roles: A },
-  { name: 'audit.view', roles: A }, { name: 'notebooks.view', roles: V }, { name: 'notebooks.execute', roles: E },
-  { name: 'notebooks.manage', roles: E }, { name: 'governance.view', roles: V }, { name: 'governance.manage', roles: A },
-  { name: 'scheduler.view', roles: V }, { name: 'scheduler.manage', roles: A },
-];
+/**
+ * The permissions the plugins shipped with Basin declare (SPEC's matrix of 29): filled by `loadPlugins`
+ * from the bundled plugin packages it discovers, so it is complete once the install's plugins are loaded.
+ */
+export const CORE_PERMISSIONS: PermissionSpec[] = [];
+
+export function recordBundledPermissions(specs: PermissionSpec[]): void {
+  for (const p of specs) if (!CORE_PERMISSIONS.some((c) => c.name === p.name)) CORE_PERMISSIONS.push(p);
+}
 
 /** Route access levels besides a permission name. */
 export type RouteAccess = 'public' | 'auth' | (string & {});
@@ -35,7 +36,7 @@ export type RouteAccess = 'public' | 'auth' | (string & {});
 export class PermissionRegistry {
   private readonly perms = new Map<string, PermissionSpec>();
 
-  constructor(initial: PermissionSpec[] = CORE_PERMISSIONS) {
+  constructor(initial: PermissionSpec[] = []) {
     for (const p of initial) this.add(p, 'core');
   }
 

@@ -1,9 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CORE_PERMISSIONS, PermissionRegistry } from '../src/index.js';
+import { CORE_PERMISSIONS, grantedFrom, loadPlugins, PermissionRegistry } from '../src/index.js';
 
-test('the SPEC matrix: 29 permissions, editor 19, viewer 8, admin all', () => {
+test('core declares no permission; the bundled plugins declare the SPEC matrix: 29, editor 19, viewer 8, admin all', async () => {
+  assert.deepEqual(new PermissionRegistry().all(), []);
   const r = new PermissionRegistry();
+  for (const p of await loadPlugins()) for (const perm of p.permissions ?? []) r.add(perm, p.name);
   assert.equal(CORE_PERMISSIONS.length, 29);
   assert.equal(r.forRole('admin').length, 29);
   assert.equal(r.forRole('editor').length, 19);
@@ -13,11 +15,12 @@ test('the SPEC matrix: 29 permissions, editor 19, viewer 8, admin all', () => {
   assert.equal(r.roleHas('editor', 'source.view_credentials'), false);
 });
 
-test('plugin permissions are added, admin always gets them, malformed names are refused', () => {
-  const r = new PermissionRegistry();
+test('plugin permissions are added, admin always gets them, malformed names and conflicting redeclarations are refused', () => {
+  const r = new PermissionRegistry([{ name: 'source.view', roles: grantedFrom.viewer }]);
   r.add({ name: 'greeter.greet', roles: ['viewer'] }, 'test');
   assert.equal(r.roleHas('admin', 'greeter.greet'), true);
   assert.equal(r.roleHas('editor', 'greeter.greet'), false);
   assert.throws(() => r.add({ name: 'NoDot', roles: [] }, 'test'), /<domain>\.<action>/);
+  r.add({ name: 'source.view', roles: grantedFrom.viewer }, 'another user of the same permission');
   assert.throws(() => r.add({ name: 'source.view', roles: ['admin'] }, 'test'), /conflicts/);
 });

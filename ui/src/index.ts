@@ -33,21 +33,8 @@ export function uiAssets(): { publicDir: string; vendor: Record<string, string> 
   };
 }
 
-/** The HTML page routes of SPEC "HTML page routes"; every one serves the app shell (its page comes from the plugin that owns the feature). */
-export const PAGE_ROUTES = [
-  '/',
-  '/sources',
-  '/models',
-  '/health',
-  '/logs',
-  '/catalog',
-  '/schedules',
-  '/notebooks',
-  '/login',
-  '/setup',
-  '/invite/:token',
-  '/settings/users',
-  '/settings/account',
-  '/settings/secrets',
-  '/query',
-] as const;
+/**
+ * The shell's own HTML route. Every feature page (SPEC "HTML page routes") is contributed by the plugin
+ * that owns it through `ctx.page`; the web plugin serves the shell for each.
+ */
+export const PAGE_ROUTES = ['/'] as const;

@@ -8,7 +8,8 @@ import type { ConfigFileSpec, ConfigIssue, ConfigSectionSpec, ValidateContext } 
 import { locateYaml } from './locate.js';
 import { checkAgainstSchema } from './schema-check.js';
 import { closest } from './suggest.js';
-import { PlatformSection, ProjectSection } from './project-schema.js';
+import { corePlatformSettings, ProjectSection } from './project-schema.js';
+import { manifestPlatformExtensions, platformSectionSchema, type PlatformExtension } from './platform-settings.js';
 
 export const PROJECT_FILE = '.basin/project.yml';
 
@@ -41,12 +42,17 @@ export function pointerToDots(p: string): string {
     .join('');
 }
 
-/** Core-owned parts of project.yml. Plugin sections are added by the registry. */
-export const coreSections: ConfigSectionSpec[] = [
-  { section: 'project', schema: ProjectSection },
-  { section: 'platform', schema: PlatformSection },
-  { section: 'plugins', schema: Type.Array(Type.String(), { default: [] }) },
-];
+/**
+ * Core-owned parts of project.yml, with the `platform` section made of core's settings and the installed
+ * plugins' (their manifests, plus `configSections` entries for `platform` of plugins given in code).
+ */
+export function coreSections(projectDir: string, extensions: PlatformExtension[] = []): ConfigSectionSpec[] {
+  return [
+    { section: 'project', schema: ProjectSection },
+    { section: 'platform', schema: platformSectionSchema(corePlatformSettings, [...manifestPlatformExtensions(projectDir), ...extensions]) },
+    { section: 'plugins', schema: Type.Array(Type.String(), { default: [] }) },
+  ];
+}
 
 interface ParsedFile {
   raw: unknown;
@@ -122,7 +128,10 @@ export function loadConfig(opts: LoadOptions): LoadResult {
   const projectDir = path.resolve(opts.projectDir);
   const projAbs = path.join(projectDir, PROJECT_FILE);
   const project: Record<string, any> = {};
-  const sections = [...coreSections.map((s) => ({ ...s, owner: 'core' })), ...opts.sections];
+  // a plugin's `platform` entry extends core's section instead of being a section of its own
+  const platformParts = opts.sections.filter((s) => s.section === 'platform');
+  const extensions = platformParts.map((s) => ({ owner: s.owner, properties: (s.schema as { properties?: Record<string, TSchema> }).properties ?? {} }));
+  const sections = [...coreSections(projectDir, extensions).map((s) => ({ ...s, owner: 'core' })), ...opts.sections.filter((s) => s.section !== 'platform')];
 
   if (!fs.existsSync(projAbs)) {
     issues.push({ file: PROJECT_FILE, path: '/', message: `no Basin project here (${projectDir}); run "basin init DIR" or pass --project DIR`, severity: 'error' });

@@ -1,5 +1,8 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Socket } from 'node:net';
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { BasinError } from '../errors.js';
+import { coreErrors } from '../core-errors.js';
 
 interface AjvError {
   instancePath?: string;
@@ -16,9 +19,51 @@ function ajvPath(e: AjvError, context?: string): string {
   return p ? `${base}.${p}` : base;
 }
 
+/** fastify's own client errors (body parsing, URLs) and what they become in DECISIONS §2's body */
+function frameworkError(err: FastifyError): BasinError | null {
+  const status = err.statusCode ?? 500;
+  if (status === 413 || err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return coreErrors.payload_too_large();
+  if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return coreErrors.unsupported_media_type();
+  if (status === 408) return coreErrors.request_timeout();
+  if (status >= 400 && status < 500) {
+    const json = err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || /JSON/.test(err.message);
+    return json ? coreErrors.invalid_json() : coreErrors.bad_request({ reason: err.message });
+  }
+  return null;
+}
+
+/**
+ * The paths and methods of every route, to tell "no such path" (404) from "path without this method"
+ * (405 with Allow). A second router because fastify's answers only whether a method's route matches.
+ */
+export class MethodIndex {
+  private readonly router = FindMyWay({ ignoreTrailingSlash: false });
+  add(method: string, url: string): void {
+    try {
+      this.router.on(method as HTTPMethod, url, () => undefined);
+    } catch {
+      /* a route fastify accepted that this router cannot hold (it only loses the 405 hint) */
+    }
+  }
+  allowed(path: string): string[] {
+    const methods: HTTPMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+    return methods.filter((m) => this.router.find(m, path) !== null);
+  }
+}
+
 /** Renders every error as DECISIONS §2's body; unknown errors become a 500 that leaks nothing. */
-export function installErrorHandling(app: FastifyInstance): void {
+export function installErrorHandling(app: FastifyInstance, methods: MethodIndex): void {
+  const unknownRoute = (req: FastifyRequest, reply: FastifyReply) => {
+    const path = req.url.split('?')[0] ?? '/';
+    const allow = methods.allowed(path);
+    if (allow.length && !allow.includes(req.method)) {
+      return reply.status(405).header('allow', allow.join(', ')).send(coreErrors.method_not_allowed({ method: req.method, allow }, { details: { allow } }).toBody());
+    }
+    return reply.status(404).send(coreErrors.not_found({ route: `${req.method} ${path}` }).toBody());
+  };
   app.setErrorHandler((err: FastifyError & { validation?: AjvError[]; validationContext?: string }, req, reply) => {
+    // a method no route takes (QUERY, a body without a content type...) fails parsing before the not-found handler runs
+    if (req.is404) return unknownRoute(req, reply);
     if (err instanceof BasinError) {
       if (err.headers) reply.headers(err.headers);
       if (err.status >= 500) req.log.error({ err }, err.message);
@@ -27,23 +72,33 @@ export function installErrorHandling(app: FastifyInstance): void {
     if (err.validation) {
       const details = err.validation.map((e) => ({ path: ajvPath(e, err.validationContext), message: e.message ?? 'invalid' }));
       const fields = [...new Set(details.map((d) => d.path))].join(', ');
-      return reply.status(422).send(new BasinError(422, 'validation_failed', `The request is invalid: ${fields}.`, details).toBody());
+      return reply.status(422).send(coreErrors.validation_failed({ fields }, { details }).toBody());
     }
-    const status = err.statusCode ?? 500;
-    if (status === 413 || err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return reply.status(413).send(new BasinError(413, 'payload_too_large', 'The request body is too large.').toBody());
-    }
-    if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      return reply.status(415).send(new BasinError(415, 'unsupported_media_type', 'Unsupported content type; send application/json.').toBody());
-    }
-    if (status >= 400 && status < 500) {
-      const code = err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || /JSON/.test(err.message) ? 'invalid_json' : 'bad_request';
-      return reply.status(400).send(new BasinError(400, code, code === 'invalid_json' ? 'The request body is not valid JSON.' : err.message).toBody());
-    }
+    const known = frameworkError(err);
+    if (known) return reply.status(known.status).send(known.toBody());
     req.log.error({ err }, 'unhandled error');
-    return reply.status(500).send(new BasinError(500, 'internal_error', 'Internal server error; see the server log for details.').toBody());
+    return reply.status(500).send(coreErrors.internal_error().toBody());
   });
-  app.setNotFoundHandler((req, reply) => {
-    reply.status(404).send(new BasinError(404, 'not_found', `No route ${req.method} ${req.url.split('?')[0]}.`).toBody());
-  });
+  app.setNotFoundHandler(unknownRoute);
+}
+
+const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
+
+/**
+ * Errors node's HTTP parser raises before a request reaches fastify (headers too large, malformed
+ * request lines, slow headers), answered with the standard error body instead of a bare status line.
+ */
+export function clientErrorHandler(err: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const e =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? coreErrors.headers_too_large()
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? coreErrors.request_timeout()
+        : coreErrors.bad_request();
+  const body = JSON.stringify(e.toBody());
+  socket.end(`HTTP/1.1 ${e.status} ${REASONS[e.status] ?? 'Error'}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }

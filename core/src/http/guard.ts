@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { BasinError, errors } from '../errors.js';
+import { coreErrors } from '../core-errors.js';
 
 /**
  * Enforces the route's declared access. Runs after authentication (which sets request.principal)
@@ -10,13 +10,11 @@ export async function guard(req: FastifyRequest, _reply: FastifyReply): Promise<
   const permission = cfg.permission;
   if (!permission || permission === 'public') return;
   const p = req.principal;
-  if (!p) throw errors.notAuthenticated();
-  if (p.partial && !cfg.allowPartial) throw errors.notAuthenticated('Two-factor verification is pending: post your code to /api/auth/2fa/verify.');
+  if (!p) throw coreErrors.not_authenticated();
+  if (p.partial && !cfg.allowPartial) throw coreErrors.not_authenticated({ reason: 'Two-factor verification is pending: post your code to /api/auth/2fa/verify.' });
   if (p.pending && !cfg.allowPending) {
-    throw p.pending === 'setup_2fa'
-      ? new BasinError(403, '2fa_setup_required', 'Two-factor authentication must be set up first (POST /api/auth/2fa/setup).', { permission })
-      : new BasinError(403, 'password_change_required', 'Your password has expired; change it first (POST /api/auth/change-password).', { permission });
+    throw p.pending === 'setup_2fa' ? coreErrors['2fa_setup_required']({ details: { permission } }) : coreErrors.password_change_required({ details: { permission } });
   }
   if (permission === 'auth') return;
-  if (!p.permissions.has(permission)) throw errors.forbidden(permission);
+  if (!p.permissions.has(permission)) throw coreErrors.forbidden({ permission }, { details: { permission } });
 }

@@ -31,5 +31,7 @@ declare module 'fastify' {
     allowPartial?: boolean;
     allowPending?: boolean;
     owner?: string;
+    /** response schemas and error codes for the OpenAPI document */
+    openapi?: import('./routes.js').RouteDocs;
   }
 }

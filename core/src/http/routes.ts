@@ -1,10 +1,28 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, HTTPMethods } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, HTTPMethods, RawRequestDefaultExpression, RawServerDefault, RouteGenericInterface, RouteHandlerMethod } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { TSchema } from '@sinclair/typebox';
 import type { RouteAccess } from '../rbac.js';
+import type { CatalogedError } from '../error-catalogue.js';
 
-export interface RouteOptions {
+/** A route's schema: TypeBox schemas for params, querystring, headers and body, plus OpenAPI words. */
+export interface RouteSchema extends FastifySchema {
+  summary?: string;
+  description?: string;
+  tags?: string[];
+  hide?: boolean;
+}
+
+export interface RouteOptions<S extends RouteSchema = RouteSchema> {
   /** 'public' (no auth), 'auth' (any full session or key), or one permission name */
   permission: RouteAccess;
-  schema?: FastifySchema & { summary?: string; description?: string; tags?: string[]; hide?: boolean };
+  schema?: S;
+  /**
+   * The success bodies by status (200, 201, 202...), documented in OpenAPI and checked against real
+   * responses by the schemathesis run. Documentation only: responses are never filtered by them.
+   */
+  response?: Record<number, TSchema | null>;
+  /** the catalogued codes this route answers with beyond the ones every route may (auth, validation, parsing) */
+  errors?: CatalogedError[];
   /** reachable with a partial (2FA pending) session; used by the 2FA verify route */
   allowPartial?: boolean;
   /** reachable by a user who must still set up 2FA or change an expired password */
@@ -17,9 +35,9 @@ export interface RouteOptions {
   preValidation?: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
 }
 
-/** A route handler; query, params and body are already validated against the route's schema. */
-export type BasinRequest = FastifyRequest & { query: any; params: any; body: any };
-export type Handler = (req: BasinRequest, reply: FastifyReply) => unknown | Promise<unknown>;
+/** A route handler's request: params, querystring, headers and body typed from the route's TypeBox schema (unknown without one). */
+export type BasinRequest<S extends RouteSchema = RouteSchema> = FastifyRequest<RouteGenericInterface, RawServerDefault, RawRequestDefaultExpression, S, TypeBoxTypeProvider>;
+export type Handler<S extends RouteSchema = RouteSchema> = (req: BasinRequest<S>, reply: FastifyReply) => unknown | Promise<unknown>;
 
 export interface RouteRecord {
   method: string;
@@ -30,14 +48,16 @@ export interface RouteRecord {
   allowPending: boolean;
 }
 
+type Add = <S extends RouteSchema = RouteSchema>(url: string, opts: RouteOptions<S>, handler: Handler<S>) => void;
+
 /** What a plugin uses to add routes: every route must declare its access level. */
 export interface RouteRegistrar {
-  add(method: HTTPMethods | HTTPMethods[], url: string, opts: RouteOptions, handler: Handler): void;
-  get(url: string, opts: RouteOptions, handler: Handler): void;
-  post(url: string, opts: RouteOptions, handler: Handler): void;
-  put(url: string, opts: RouteOptions, handler: Handler): void;
-  patch(url: string, opts: RouteOptions, handler: Handler): void;
-  delete(url: string, opts: RouteOptions, handler: Handler): void;
+  add<S extends RouteSchema = RouteSchema>(method: HTTPMethods | HTTPMethods[], url: string, opts: RouteOptions<S>, handler: Handler<S>): void;
+  get: Add;
+  post: Add;
+  put: Add;
+  patch: Add;
+  delete: Add;
 }
 
 /** The table of every registered route with its access level (walked by the permission-matrix test). */
@@ -51,30 +71,40 @@ export class RouteTable {
   }
 }
 
+/** What the OpenAPI document shows of a route beyond its request schema (route config key `openapi`). */
+export interface RouteDocs {
+  response?: Record<number, TSchema | null>;
+  errors?: CatalogedError[];
+}
+
 export function createRegistrar(app: FastifyInstance, owner: string, isKnownPermission: (p: string) => boolean): RouteRegistrar {
-  const add: RouteRegistrar['add'] = (method, url, opts, handler) => {
+  function add<S extends RouteSchema>(method: HTTPMethods | HTTPMethods[], url: string, opts: RouteOptions<S>, handler: Handler<S>): void {
     if (!opts || !opts.permission) throw new Error(`Route ${method} ${url} from plugin "${owner}" declares no permission; declare 'public', 'auth' or a permission.`);
     if (opts.permission !== 'public' && opts.permission !== 'auth' && !isKnownPermission(opts.permission)) {
       throw new Error(`Route ${method} ${url} from plugin "${owner}" declares unknown permission "${opts.permission}".`);
     }
     const { schema, bodyLimit, preValidation } = opts;
     const tags = schema?.tags ?? [owner];
+    const docs: RouteDocs = { response: opts.response, errors: opts.errors };
+    const routeSchema: FastifySchema = schema ? { ...schema, tags, ...(schema.hide ? { hide: true } : {}) } : { tags };
     app.route({
       method,
       url,
       bodyLimit,
       preValidation,
-      schema: schema ? { ...schema, tags, ...(schema.hide ? { hide: true } : {}) } : { tags },
+      schema: routeSchema,
       config: {
         ...opts.config,
         permission: opts.permission,
         allowPartial: !!opts.allowPartial,
         allowPending: !!opts.allowPending,
         owner,
+        openapi: docs,
       },
-      handler,
+      // the request's parts were validated against `schema`, which is what BasinRequest<S> types them as
+      handler: handler as RouteHandlerMethod,
     });
-  };
+  }
   return {
     add,
     get: (u, o, h) => add('GET', u, o, h),

@@ -6,11 +6,12 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { REDACT_PATHS } from '../logger.js';
 import { loggerRedaction } from '../log-redaction.js';
-import { installErrorHandling } from './errors.js';
+import { clientErrorHandler, installErrorHandling, MethodIndex } from './errors.js';
+import { routeResponses } from './openapi-responses.js';
 import { guard } from './guard.js';
 import { strictBodyValidatorBuilder } from './validators.js';
 import { installSlowBodyGuard, type BodyRateOptions } from './slow-body-guard.js';
-import type { RouteTable } from './routes.js';
+import type { RouteDocs, RouteTable } from './routes.js';
 
 const require = createRequire(import.meta.url);
 
@@ -40,11 +41,15 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     requestIdHeader: 'x-request-id',
     // a backstop for the whole request (headers + body); slow bodies end much earlier (slow-body-guard.ts)
     requestTimeout: 10 * 60_000,
+    clientErrorHandler,
+    // long path parameters reach schema validation (422 with the field) instead of the router's bare 414
+    routerOptions: { maxParamLength: 1000 },
     exposeHeadRoutes: false,
   });
   app.decorateRequest('principal', null);
   await app.register(cookie);
-  installErrorHandling(app);
+  const methods = new MethodIndex();
+  installErrorHandling(app, methods);
   installSlowBodyGuard(app, opts.bodyRate);
 
   // Every route must declare its access; core's own documentation routes are public.
@@ -61,6 +66,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     }
     const final = route.config as Record<string, unknown>;
     for (const m of [route.method].flat()) {
+      methods.add(String(m), url);
       opts.routeTable.add({ method: String(m), url, permission: String(final.permission), owner: String(final.owner ?? 'unknown'), allowPartial: !!final.allowPartial, allowPending: !!final.allowPending });
     }
     // the guard runs after root onRequest hooks (authentication) and before validation
@@ -84,6 +90,12 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       const s = { ...(schema ?? {}) } as Record<string, unknown>;
       if (perm && perm !== 'public') s.security = [{ session: [] }, { apiKey: [] }];
       if (perm) s['x-permission'] = perm;
+      if (!s.hide) {
+        const cfg = route.config as Record<string, unknown> | undefined;
+        const method = String([route.method].flat()[0]);
+        const hasSchema = ['params', 'querystring', 'body', 'headers'].some((k) => s[k] !== undefined);
+        s.response = routeResponses({ server: app, method, permission: perm as string | undefined, hasSchema, existing: s.response as Record<string, unknown> | undefined, docs: cfg?.openapi as RouteDocs | undefined });
+      }
       return { schema: s as typeof schema, url };
     },
   });

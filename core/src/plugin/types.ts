@@ -11,6 +11,7 @@ import type { Logger } from '../logger.js';
 import type { BasinApp, BootOptions } from '../app.js';
 import type { ExtensionPoint, ServiceRef } from './refs.js';
 import type { DoctorCheck, DoctorContext } from '../cli-kit/doctor.js';
+import type { CatalogedError } from '../error-catalogue.js';
 
 export interface UiPage {
   path: string;
@@ -61,6 +62,8 @@ export interface PluginContext {
   /** another plugin's extension point, or undefined when its owner is not installed (register after it: optionalDependsOn) */
   extensionPoint<T>(point: ExtensionPoint<T>): T | undefined;
   page(page: UiPage): void;
+  /** codes this plugin's global hooks may answer any route with (for the OpenAPI document), optionally only for some methods */
+  errorsOnEveryRoute(errors: CatalogedError[], methods?: string[]): void;
   health(contributor: HealthContributor): void;
   status(contributor: StatusContributor): void;
   /** runs once every plugin has registered, while routes can still be added (e.g. to route what others contributed) */

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
-import { coreServices, createServiceRef, definePlugin } from '@basin/core';
+import { coreServices, createServiceRef, definePlugin, coreErrors } from '@basin/core';
 import { BasinAuthenticator } from './authenticator.js';
 import { registerAuthCommands } from './cli.js';
 import { AuthSection } from './config.js';
@@ -13,8 +13,9 @@ import { registerAuthRoutes } from './routes/auth-routes.js';
 import { RouteContext } from './routes/context.js';
 import { registerOAuthRoutes } from './routes/oauth-routes.js';
 import { registerTwoFactorRoutes } from './routes/two-factor-routes.js';
-import { authRef } from './contract.js';
+import { authRef, authPermissions } from './contract.js';
 import { AuthService } from './service.js';
+import { authErrors } from './errors.js';
 
 /** a page module of this plugin (served by the web plugin with its folder, ctx.page) */
 const uiFile = (name: string): string => fileURLToPath(new URL(`../ui/${name}`, import.meta.url));
@@ -31,6 +32,7 @@ const rateLimiterRef = createServiceRef<RateLimiter>({ id: 'rateLimiter' });
 
 export default definePlugin({
   name: 'auth',
+  permissions: Object.values(authPermissions),
   configSections: [{ section: 'auth', schema: AuthSection }],
   commands: registerAuthCommands,
   register(ctx) {
@@ -49,6 +51,7 @@ export default definePlugin({
     ctx.events.declare('auth_logout');
 
     installRequestGuard(ctx.http, auth, authn, limiter);
+    ctx.errorsOnEveryRoute([coreErrors.csrf_rejected], ['POST', 'PUT', 'PATCH', 'DELETE']);
     const rc = new RouteContext(auth, authn);
     registerAuthRoutes(ctx, rc);
     registerTwoFactorRoutes(ctx, rc);

@@ -5,6 +5,7 @@ let client: Promise<typeof Oidc> | null = null;
 const loadOidc = () => (client ??= import('openid-client'));
 import { errors } from '@basin/core';
 import type { AuthSection } from './config.js';
+import { authErrors } from './errors.js';
 
 /** well-known issuers so `auth.oauth_providers.google` works with only a client id and secret */
 const KNOWN_ISSUERS: Record<string, string> = {
@@ -103,7 +104,7 @@ export class OidcLogin {
     const p = this.providers()[provider];
     if (!p) throw errors.notFound(`OAuth provider ${provider}`);
     const issuer = p.issuer ?? KNOWN_ISSUERS[provider];
-    if (!issuer) throw errors.badRequest(`OAuth provider ${provider} has no issuer; set auth.oauth_providers.${provider}.issuer.`, undefined, 'oauth_not_configured');
+    if (!issuer) throw authErrors.oauth_not_configured({ provider });
     let c = this.configs.get(provider);
     if (!c) {
       const url = new URL(issuer);

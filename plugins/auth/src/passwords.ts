@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import bcrypt from 'bcrypt';
 import { errors } from '@basin/core';
+import { authErrors } from './errors.js';
 
 export const BCRYPT_ROUNDS = 12;
 export const MIN_PASSWORD_LENGTH = 8;
@@ -44,11 +45,11 @@ function commonPasswords(): Set<string> {
 /** SPEC password policy: at least 8 characters, no maximum, no complexity rules, not a common password. */
 export function checkPasswordPolicy(password: string, email?: string): void {
   if ([...password].length < MIN_PASSWORD_LENGTH) {
-    throw errors.badRequest(`The password must be at least ${MIN_PASSWORD_LENGTH} characters long.`, { field: 'password' }, 'weak_password');
+    throw authErrors.password_too_short({ min: MIN_PASSWORD_LENGTH }, { details: { field: 'password' } });
   }
   const lower = password.toLowerCase();
   if (commonPasswords().has(lower) || (email && lower === email.toLowerCase())) {
-    throw errors.badRequest('This password is too common; choose one that is harder to guess.', { field: 'password' }, 'weak_password');
+    throw authErrors.password_too_common({ details: { field: 'password' } });
   }
 }
 

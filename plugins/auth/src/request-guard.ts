@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { BasinError, errors } from '@basin/core';
+import { errors, coreErrors } from '@basin/core';
 import { bearerToken, isLoopbackIp, ownOrigin } from './client.js';
 import { SESSION_COOKIE, type BasinAuthenticator } from './authenticator.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { AuthService } from './service.js';
+import { authErrors } from './errors.js';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** public endpoints that set a session cookie follow the CSRF header rule too (DECISIONS §2) */
@@ -31,7 +32,7 @@ export function installRequestGuard(http: FastifyInstance, auth: AuthService, au
     if (STATE_CHANGING.has(req.method) && bearerToken(req.headers) === undefined) {
       const cookieAuthed = req.principal?.kind === 'session' || ALWAYS_CHECKED.has(path);
       if (cookieAuthed && !sameOrigin(req, s.rate_limit.trusted_proxies)) {
-        throw new BasinError(403, 'csrf_rejected', 'Cross-site request refused: send the header "X-Requested-With: XMLHttpRequest" or use an API key.');
+        throw coreErrors.csrf_rejected();
       }
     }
   });

@@ -1,4 +1,4 @@
-import { BasinError, errors, isRole, type BasinConfig, type Clock, type EventBus, type Role, type SqliteDb } from '@basin/core';
+import { errors, isRole, type BasinConfig, type Clock, type EventBus, type Role, type SqliteDb } from '@basin/core';
 import { ApiKeyStore, toPublicKey } from './api-keys.js';
 import { AuditLog } from './audit.js';
 import { randomToken, SecretBox } from './crypto.js';
@@ -10,6 +10,7 @@ import { TokenStore } from './tokens.js';
 import { TwoFactor } from './two-factor.js';
 import { toPublicUser, UserStore, type PublicUser, type UserRow } from './users.js';
 import type { AuthSection } from './config.js';
+import { authErrors } from './errors.js';
 
 /** Who performs an action, for the audit log. */
 export interface Actor {
@@ -24,8 +25,8 @@ export interface LoginResult {
   session: SessionRow;
 }
 
-const invalidCredentials = () => new BasinError(401, 'invalid_credentials', 'The e-mail or password is incorrect.');
-const lastAdmin = () => errors.conflict('last_admin', 'This is the last active admin; make another user admin first.');
+const invalidCredentials = () => authErrors.invalid_credentials();
+const lastAdmin = () => authErrors.last_admin();
 
 /**
  * Users, sessions, keys, invites, lockout and 2FA: the `auth` service. Routes and the CLI call these
@@ -68,7 +69,7 @@ export class AuthService {
     const retry = this.lockout.lockedFor(ip, email);
     if (retry > 0) {
       this.audit.record({ action: 'login', target: email, ip, outcome: 'denied', details: { reason: 'locked' } });
-      throw errors.rateLimited(retry, 'login_locked', 'Too many failed logins for this e-mail from your address; try again later.');
+      throw authErrors.login_locked({ details: { retry_after_seconds: retry }, headers: { 'retry-after': String(retry) } });
     }
     const user = this.users.byEmail(email);
     let ok = false;
@@ -127,7 +128,7 @@ export class AuthService {
     const ok = /^\d{6}$/.test(code.trim()) ? this.twoFactor.useCode(user.id, user.totp_secret_enc, code.trim()) : this.twoFactor.useRecoveryCode(user.id, code);
     if (!ok) {
       this.audit.record({ actor: user, action: '2fa.verify', ip, outcome: 'failure' });
-      throw new BasinError(401, 'invalid_code', 'The code is not valid.');
+      throw authErrors.invalid_login_code();
     }
     this.sessions.revoke(session.public_id);
     const { token, session: full } = this.sessions.create(user.id, { partial: false, method: session.method, ip, userAgent });
@@ -139,10 +140,10 @@ export class AuthService {
   async changePassword(user: UserRow, current: string, next: string, keepSession: string | undefined, ip: string | null): Promise<void> {
     if (!user.password_hash || !(await verifyPassword(current, user.password_hash))) {
       this.audit.record({ actor: user, action: 'password.change', ip, outcome: 'failure' });
-      throw new BasinError(400, 'invalid_password', 'The current password is incorrect.');
+      throw authErrors.wrong_current_password();
     }
     checkPasswordPolicy(next, user.email);
-    if (await verifyPassword(next, user.password_hash)) throw errors.badRequest('The new password must differ from the current one.', { field: 'new_password' }, 'password_reused');
+    if (await verifyPassword(next, user.password_hash)) throw authErrors.password_reused({ details: { field: 'new_password' } });
     this.users.setPassword(user.id, await hashPassword(next));
     this.endSessions(user.id, keepSession);
     this.audit.record({ actor: user, action: 'password.change', ip, outcome: 'success' });
@@ -151,7 +152,7 @@ export class AuthService {
   async requirePassword(user: UserRow, password: string, action: string, ip: string | null): Promise<void> {
     if (!user.password_hash || !(await verifyPassword(password, user.password_hash))) {
       this.audit.record({ actor: user, action, ip, outcome: 'failure', details: { reason: 'password' } });
-      throw new BasinError(400, 'invalid_password', 'The password is incorrect.');
+      throw authErrors.invalid_password();
     }
   }
 
@@ -163,11 +164,11 @@ export class AuthService {
     const user = row?.user_id ? this.users.byId(row.user_id) : undefined;
     if (!row || !user) {
       this.audit.record({ action: 'invite.accept', ip, outcome: 'failure' });
-      throw errors.badRequest('This link is invalid, expired or already used; ask an admin for a new one.', undefined, 'invalid_token');
+      throw authErrors.invalid_token({ reason: 'This link is invalid, expired or already used; ask an admin for a new one.' });
     }
     checkPasswordPolicy(password, user.email);
     const hash = await hashPassword(password);
-    if (!this.tokens.consume(token)) throw errors.badRequest('This link was already used.', undefined, 'invalid_token');
+    if (!this.tokens.consume(token)) throw authErrors.invalid_token({ reason: 'This link was already used.' });
     this.users.setPassword(user.id, hash);
     const fields: Partial<UserRow> = {};
     if (row.kind === 'invite') fields.status = 'active';
@@ -185,11 +186,11 @@ export class AuthService {
   }
 
   async completeSetup(token: string, email: string, password: string, ip: string | null, userAgent?: string): Promise<LoginResult> {
-    if (this.users.count() > 0) throw errors.conflict('already_set_up', 'Basin already has users; log in instead.');
-    if (!this.tokens.find(token, ['setup'])) throw errors.badRequest('This setup link is invalid, expired or already used; restart Basin for a new one.', undefined, 'invalid_token');
+    if (this.users.count() > 0) throw authErrors.already_set_up();
+    if (!this.tokens.find(token, ['setup'])) throw authErrors.invalid_token({ reason: 'This setup link is invalid, expired or already used; restart Basin for a new one.' });
     checkPasswordPolicy(password, email);
     const hash = await hashPassword(password);
-    if (!this.tokens.consume(token)) throw errors.badRequest('This setup link was already used.', undefined, 'invalid_token');
+    if (!this.tokens.consume(token)) throw authErrors.invalid_token({ reason: 'This setup link was already used.' });
     const user = this.users.create({ email, role: 'admin', status: 'active', password_hash: hash });
     this.audit.record({ actor: user, action: 'setup.first_admin', target: user.email, ip, outcome: 'success' });
     return this.startSession(user, 'setup', ip, userAgent);
@@ -198,7 +199,7 @@ export class AuthService {
   // ---- user management (users.manage) -------------------------------------------------------
 
   createUser(actor: Actor, email: string, role: Role, displayName?: string): { user: PublicUser; token: string; expires_at: string } {
-    if (this.users.byEmail(email)) throw errors.conflict('user_exists', `A user with e-mail ${email} already exists.`);
+    if (this.users.byEmail(email)) throw authErrors.user_exists({ email });
     const user = this.users.create({ email, role, status: 'invited', display_name: displayName });
     const t = this.tokens.issue('invite', user.id);
     this.audit.record({ actor, action: 'user.create', target: user.email, ip: actor.ip, outcome: 'success', details: { role } });
@@ -207,7 +208,7 @@ export class AuthService {
 
   /** `basin users add` with a password: an active account at once */
   async addUserWithPassword(actor: Actor, email: string, role: Role, password: string): Promise<UserRow> {
-    if (this.users.byEmail(email)) throw errors.conflict('user_exists', `A user with e-mail ${email} already exists.`);
+    if (this.users.byEmail(email)) throw authErrors.user_exists({ email });
     checkPasswordPolicy(password, email);
     const user = this.users.create({ email, role, status: 'active', password_hash: await hashPassword(password) });
     this.audit.record({ actor, action: 'user.create', target: user.email, ip: actor.ip, outcome: 'success', details: { role, with_password: true } });
@@ -222,7 +223,7 @@ export class AuthService {
 
   reinvite(actor: Actor, id: string): { user: PublicUser; token: string; expires_at: string } {
     const u = this.getUser(id);
-    if (u.status !== 'invited') throw errors.conflict('not_invited', 'This user has already accepted the invite; use reset-password instead.');
+    if (u.status !== 'invited') throw authErrors.not_invited();
     const t = this.tokens.issue('invite', u.id);
     this.audit.record({ actor, action: 'user.reinvite', target: u.email, ip: actor.ip, outcome: 'success' });
     return { user: toPublicUser(u), ...t };
@@ -239,7 +240,7 @@ export class AuthService {
 
   resetPassword(actor: Actor, id: string): { user: PublicUser; token: string; expires_at: string } {
     const u = this.getUser(id);
-    if (u.status === 'invited') throw errors.conflict('not_accepted', 'This user has not accepted the invite yet; use reinvite instead.');
+    if (u.status === 'invited') throw authErrors.not_accepted();
     const t = this.tokens.issue('reset', u.id);
     this.audit.record({ actor, action: 'user.reset_password', target: u.email, ip: actor.ip, outcome: 'success' });
     return { user: toPublicUser(u), ...t };
@@ -256,7 +257,7 @@ export class AuthService {
 
   reactivate(actor: Actor, id: string): PublicUser {
     const u = this.getUser(id);
-    if (u.status !== 'inactive') throw errors.conflict('not_inactive', 'Only a deactivated user can be reactivated.');
+    if (u.status !== 'inactive') throw authErrors.not_inactive();
     this.users.update(id, { status: 'active' });
     this.audit.record({ actor, action: 'user.reactivate', target: u.email, ip: actor.ip, outcome: 'success' });
     return toPublicUser(this.users.byId(id)!);

@@ -13,7 +13,7 @@ export function registerBackupRoutes(ctx: PluginContext, service: BackupService)
   ctx.routes.post(
     '/api/backups',
     { permission: 'platform.manage', schema: { summary: 'Back up the warehouse, state, users and configs to object storage now (body optional: {include_secrets: boolean})' } },
-    async (req: FastifyRequest<{ Body: unknown }>) => {
+    async (req) => {
       // the body is optional, so it is checked here rather than by a route schema (which needs one)
       const body = req.body ?? {};
       if (typeof body !== 'object' || Array.isArray(body) || !check(body)) throw errors.validation('The request is invalid: body.include_secrets must be a boolean.', [{ path: 'body.include_secrets', message: 'must be boolean' }]);

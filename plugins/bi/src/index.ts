@@ -3,7 +3,7 @@ import { coreServices, definePlugin, writeFileAtomic, type PluginContext } from 
 import { parseDocument } from 'yaml';
 import fs from 'node:fs';
 import { registerBiCommands } from './cli.js';
-import { biSupervisorRef } from './contract.js';
+import { biSupervisorRef, dashboardPermissions } from './contract.js';
 import { BiSection } from './config.js';
 import { registerBiProxy } from './proxy.js';
 import { SupersetSupervisor } from './supervisor.js';
@@ -25,6 +25,7 @@ function saveDatabaseId(projectDir: string, id: number): void {
 /** Dashboards: Apache Superset started and supervised by Basin, behind /bi with single sign-on (issue 14). */
 export default definePlugin({
   name: 'bi',
+  permissions: Object.values(dashboardPermissions),
   configSections: [{ section: 'bi', schema: BiSection }],
   commands: registerBiCommands,
   doctor: (d) => [supersetVenv.doctorCheck(d.projectDir)],

@@ -1,8 +1,9 @@
 import httpProxy from '@fastify/http-proxy';
-import { BasinError, type PluginContext } from '@basin/core';
+import { type PluginContext, coreErrors } from '@basin/core';
 import type { FastifyRequest } from 'fastify';
 import { PROXY_ROUTES, supersetRole } from './roles.js';
 import type { SupersetSupervisor } from './supervisor.js';
+import { biErrors } from './errors.js';
 
 /** Basin's cookies stay with Basin; client copies of the trusted headers never pass. */
 function forwardHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string | string[] | undefined> {
@@ -20,10 +21,10 @@ function forwardHeaders(headers: Record<string, string | string[] | undefined>):
 export async function registerBiProxy(ctx: PluginContext, deps: { supervisor: SupersetSupervisor; port: () => number }): Promise<void> {
   const upstream = () => `http://127.0.0.1:${deps.port()}`;
   const guard = async (req: FastifyRequest) => {
-    if (!req.principal) throw new BasinError(401, 'not_authenticated', 'Log in to Basin first.');
+    if (!req.principal) throw coreErrors.not_authenticated({ reason: 'Log in to Basin first.' });
     const s = deps.supervisor.current;
     if (s.state !== 'running') {
-      throw new BasinError(503, 'bi_unavailable', `Dashboards are not available (Superset is ${s.state}${s.error ? `: ${s.error}` : ''}); see /api/health/platform.`, { state: s.state }, { 'retry-after': '10' });
+      throw biErrors.bi_unavailable({ state: s.state, error: s.error ?? undefined }, { details: { state: s.state }, headers: { 'retry-after': '10' } });
     }
   };
   const signIn = (req: { principal: FastifyRequest['principal'] }, headers: Record<string, string | string[] | undefined>) => {

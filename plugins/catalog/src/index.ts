@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { coreServices, definePlugin } from '@basin/core';
-import { governanceRef } from '@basin/plugin-governance/contract';
+import { governanceRef, governancePermissions } from '@basin/plugin-governance/contract';
 import type { SyncCompleted } from '@basin/plugin-sync/contract';
 import { ArtifactReader } from './artifacts.js';
 import { registerCatalogRoutes } from './routes.js';
@@ -8,6 +8,7 @@ import { catalogRef } from './contract.js';
 import { Catalog } from './service.js';
 import { CatalogStore } from './store.js';
 import { registerCatalogCommands } from './cli/catalog.js';
+import { sourcePermissions } from '@basin/plugin-sources/contract';
 
 /** a page module of this plugin (served by the web plugin with its folder, ctx.page) */
 const uiFile = (name: string): string => fileURLToPath(new URL(`../ui/${name}`, import.meta.url));
@@ -21,6 +22,7 @@ export type { AgentTool } from './tools.js';
 /** Catalog of raw tables and dbt models, lineage, impact, search, profiles, agent summary and tools (SPEC "Catalog"). */
 export default definePlugin({
   name: 'catalog',
+  permissions: [sourcePermissions.view, governancePermissions.view],
   optionalDependsOn: ['governance', 'transform'],
   commands: registerCatalogCommands,
   register(ctx) {

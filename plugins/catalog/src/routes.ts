@@ -14,7 +14,7 @@ export function registerCatalogRoutes(ctx: PluginContext, catalog: Catalog): voi
   ctx.routes.get(
     '/api/catalog/models/:model_name',
     { permission: view, schema: { summary: 'A model: columns with profiles, raw and compiled SQL, tests, dependencies, dependents, lineage', params: Type.Object({ model_name: Name }) } },
-    async (req) => catalog.model((req.params as { model_name: string }).model_name),
+    async (req) => catalog.model(req.params.model_name),
   );
 
   ctx.routes.get('/api/catalog/lineage', { permission: view, schema: { summary: 'Lineage DAG: raw tables, staging, intermediate and mart models' } }, async () => catalog.lineage());
@@ -22,13 +22,13 @@ export function registerCatalogRoutes(ctx: PluginContext, catalog: Catalog): voi
   ctx.routes.get(
     '/api/catalog/impact/:model_name',
     { permission: view, schema: { summary: 'Everything downstream of a model, as a tree with a total count', params: Type.Object({ model_name: Name }) } },
-    async (req) => catalog.impact((req.params as { model_name: string }).model_name),
+    async (req) => catalog.impact(req.params.model_name),
   );
 
   ctx.routes.get(
     '/api/catalog/search',
     { permission: view, schema: { summary: 'Search names, descriptions and column names (ranked)', querystring: Type.Object({ q: Type.String({ minLength: 2, maxLength: 100 }) }) } },
-    async (req) => catalog.search((req.query as { q: string }).q),
+    async (req) => catalog.search(req.query.q),
   );
 
   ctx.routes.get(
@@ -48,7 +48,7 @@ export function registerCatalogRoutes(ctx: PluginContext, catalog: Catalog): voi
     '/api/catalog/:source/:table/columns',
     { permission: view, schema: { summary: 'Column schema of a table with its cached profile', params: TableParams } },
     async (req) => {
-      const p = req.params as { source: string; table: string };
+      const p = req.params;
       return catalog.columns(p.source, p.table);
     },
   );
@@ -56,7 +56,7 @@ export function registerCatalogRoutes(ctx: PluginContext, catalog: Catalog): voi
     '/api/catalog/:source/:table/profile',
     { permission: view, schema: { summary: 'Compute a fresh profile (one pass): type, nullable, null %, distinct, min, max', params: TableParams } },
     async (req) => {
-      const p = req.params as { source: string; table: string };
+      const p = req.params;
       return catalog.profile(p.source, p.table);
     },
   );

@@ -1,4 +1,4 @@
-import { createServiceRef } from '@basin/core';
+import { createServiceRef, grantedFrom, type PermissionSpec } from '@basin/core';
 import type { DriftChange } from './drift.js';
 import type { PiiFinding } from './pii/types.js';
 import type { PiiFindingView, SchemaHistoryEntry, SourceAttention } from './service.js';
@@ -37,3 +37,9 @@ declare module '@basin/core' {
     pii_detected: PiiDetected;
   }
 }
+
+/** The permissions this plugin declares (SPEC "Roles and permissions"); other plugins guarding a route with one of them take it from here. */
+export const governancePermissions = {
+  view: { name: 'governance.view', roles: grantedFrom.viewer },
+  manage: { name: 'governance.manage', roles: grantedFrom.admin },
+} satisfies Record<string, PermissionSpec>;

@@ -6,7 +6,7 @@ import { registerDriftCommands } from './cli.js';
 import { registerGovernanceCommands } from './cli/governance.js';
 import { OverridesReader } from './overrides.js';
 import { registerGovernanceRoutes } from './routes.js';
-import { governanceRef, type DriftChange } from './contract.js';
+import { governanceRef, type DriftChange, governancePermissions } from './contract.js';
 import { Governance } from './service.js';
 import { GovernanceStore } from './store.js';
 
@@ -19,6 +19,7 @@ export type { PiiOverrideRecord } from './overrides.js';
 /** Schema drift, PII detection and source attention (SPEC "Schema drift and source attention", "PII findings"). */
 export default definePlugin({
   name: 'governance',
+  permissions: Object.values(governancePermissions),
   optionalDependsOn: ['sources', 'sync'],
   configFiles: [piiOverridesFileSpec],
   configSections: [{ section: 'governance', schema: GovernanceSection }],

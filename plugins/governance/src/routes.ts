@@ -23,7 +23,7 @@ export function registerGovernanceRoutes(ctx: PluginContext, gov: Governance): v
       },
     },
     async (req) => {
-      const { source, table, limit, offset } = req.query as { source?: string; table?: string; limit: number; offset: number };
+      const { source, table, limit, offset } = req.query;
       const page = gov.driftEvents({ source, table, limit, offset });
       const flagged = (await gov.attentionSources());
       return { ...page, attention_sources: [...flagged].filter((s) => !source || s === source).sort() };
@@ -33,7 +33,7 @@ export function registerGovernanceRoutes(ctx: PluginContext, gov: Governance): v
   ctx.routes.post(
     '/api/governance/drift/:source/accept',
     { permission: 'governance.manage', schema: { summary: 'Accept the current schema as baseline and clear the attention flag', params: Type.Object({ source: Name }) } },
-    async (req) => gov.accept((req.params as { source: string }).source),
+    async (req) => gov.accept(req.params.source),
   );
 
   ctx.routes.get(
@@ -46,7 +46,7 @@ export function registerGovernanceRoutes(ctx: PluginContext, gov: Governance): v
       },
     },
     async (req) => {
-      const q = req.query as { source?: string; table?: string; include_dismissed: boolean };
+      const q = req.query;
       return gov.piiFindings({ source: q.source, table: q.table, includeDismissed: q.include_dismissed });
     },
   );

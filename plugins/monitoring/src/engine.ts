@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { BasinError, type Clock, type EventBus, type Logger, type Warehouse } from '@basin/core';
+import { type Clock, type EventBus, type Logger, type Warehouse } from '@basin/core';
 import type { Monitor, MonitorsFile } from './config.js';
 import { roundPct } from './compare.js';
 import { evaluate } from './evaluate.js';
 import { ExpressionGuard } from './expression-guard.js';
 import { MonitorPlanError, planMonitor, type MonitorPlan, type PlanProblem } from './plan.js';
 import type { MonitorResult, MonitorRun, MonitorStore, SegmentMove } from './store.js';
+import { monitoringErrors } from './errors.js';
 
 /** the metric_alert payload (declared on the bus in contract.ts) */
 export interface MetricAlert {
@@ -103,7 +104,7 @@ export class MonitorEngine {
     }
     const problems = plans.filter((p): p is PlanProblem => 'field' in p);
     if (opts.strict && problems.length) {
-      throw new BasinError(400, 'monitor_invalid', `${problems.length} monitor(s) in monitors.yml are invalid; nothing was run: ${problems.map((p) => `${p.monitor}.${p.field}: ${p.message}`).join('; ')}`, problems);
+      throw monitoringErrors.monitor_invalid({ count: problems.length, summary: problems.map((p) => `${p.monitor}.${p.field}: ${p.message}`).join('; ') }, { details: problems });
     }
 
     const now = this.clock.now();

@@ -6,6 +6,8 @@ import { monitoringRef } from './contract.js';
 import { MonitorEngine } from './engine.js';
 import { MonitorStore } from './store.js';
 import { registerMonitorCommands } from './cli/monitor.js';
+import { governancePermissions } from '@basin/plugin-governance/contract';
+import { monitoringErrors } from './errors.js';
 
 export * from './config.js';
 export type { MetricAlert, RunOutcome } from './engine.js';
@@ -19,6 +21,7 @@ export const SYNC_DEBOUNCE_MS = 2000;
 /** Metric monitors (SPEC monitors.yml; "Governance and monitoring" endpoints). */
 export default definePlugin({
   name: 'monitoring',
+  permissions: [governancePermissions.view],
   configFiles: [monitorsFileSpec],
   commands: registerMonitorCommands,
   register(ctx) {
@@ -89,7 +92,7 @@ export default definePlugin({
 
     ctx.routes.post(
       '/api/monitoring/run',
-      {
+      { errors: [monitoringErrors.monitor_invalid],
         permission: 'governance.view',
         schema: {
           summary: 'Run metric monitors now',

@@ -9,6 +9,7 @@ import { registerNotebookRoutes } from './routes.js';
 import { NotebookServers } from './servers.js';
 import { NotebookService } from './service.js';
 import { marimoVenv } from './venv.js';
+import { notebookPermissions } from './permissions.js';
 
 /** a page module of this plugin (served by the web plugin with its folder, ctx.page) */
 const uiFile = (name: string): string => fileURLToPath(new URL(`../ui/${name}`, import.meta.url));
@@ -26,6 +27,7 @@ const notebooksRef = createServiceRef<NotebookService>({ id: 'notebooks' });
 /** marimo notebooks in the project's notebooks/ folder, with per-notebook locks and servers (issue 14). */
 export default definePlugin({
   name: 'notebooks',
+  permissions: Object.values(notebookPermissions),
   configSections: [{ section: 'notebooks', schema: NotebooksSection }],
   commands: registerNotebookCommands,
   doctor: (d) => [marimoVenv.doctorCheck(d.projectDir)],

@@ -1,7 +1,8 @@
 import httpProxy, { type FastifyHttpProxyOptions } from '@fastify/http-proxy';
-import { BasinError, errors, type PluginContext } from '@basin/core';
+import { errors, type PluginContext, coreErrors } from '@basin/core';
 import type { NotebookServers } from './servers.js';
 import type { NotebookService } from './service.js';
+import { notebookErrors } from './errors.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 const originHost = (origin: string): string | null => {
@@ -65,12 +66,12 @@ export async function registerNotebookProxy(ctx: PluginContext, deps: { service:
         const p = req.principal;
         // a WebSocket opened with the session cookie must come from Basin's own pages
         if (req.headers.upgrade && p?.kind === 'session' && req.headers.origin && originHost(req.headers.origin) !== req.headers.host) {
-          throw new BasinError(403, 'csrf_rejected', 'WebSocket connections with a session cookie must come from this server’s own origin.');
+          throw coreErrors.csrf_rejected({ reason: 'WebSocket connections with a session cookie must come from this server’s own origin.' });
         }
         if (!svc.holder(name, { id: p?.userId ?? null, email: p?.email ?? null })) {
-          throw errors.conflict('notebook_not_locked', `Lock notebook "${name}" first (POST /api/notebooks/${name}/lock); only the user holding its lock can open it.`);
+          throw notebookErrors.notebook_open_needs_lock({ name });
         }
-        if (!server(req)) throw new BasinError(503, 'notebook_server_down', `The server of notebook "${name}" is not running; lock it again to restart it.`);
+        if (!server(req)) throw notebookErrors.notebook_server_down({ name });
       },
       replyOptions: {
         getUpstream: (req) => `http://127.0.0.1:${server(req)?.port ?? 9}`,

@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { NOTEBOOK_NAME } from './names.js';
 import type { Caller, NotebookService } from './service.js';
 import { TEMPLATES } from './templates.js';
+import { notebookErrors } from './errors.js';
 
 const Name = Type.Object({ name: Type.String({ minLength: 1, maxLength: 64, pattern: NOTEBOOK_NAME }) });
 const caller = (req: { principal: { userId: string | null; email: string | null } | null }): Caller => ({ id: req.principal?.userId ?? null, email: req.principal?.email ?? null });
@@ -14,7 +15,7 @@ export function registerNotebookRoutes(ctx: PluginContext, svc: () => NotebookSe
 
   r.post(
     '/api/notebooks',
-    {
+    { errors: [notebookErrors.invalid_notebook_name, notebookErrors.invalid_template, notebookErrors.notebook_exists], response: { 201: Type.Unknown({ description: 'the created resource' }) },
       permission: 'notebooks.execute',
       schema: {
         summary: 'Create a notebook from a template',
@@ -33,24 +34,24 @@ export function registerNotebookRoutes(ctx: PluginContext, svc: () => NotebookSe
     },
   );
 
-  r.delete('/api/notebooks/:name', { permission: 'notebooks.execute', schema: { summary: 'Delete a notebook (not while another user holds its lock)', params: Name } }, async (req, reply) => {
+  r.delete('/api/notebooks/:name', { errors: [notebookErrors.invalid_notebook_name, notebookErrors.notebook_locked], response: { 204: null }, permission: 'notebooks.execute', schema: { summary: 'Delete a notebook (not while another user holds its lock)', params: Name } }, async (req, reply) => {
     await svc().remove(req.params.name, caller(req));
     reply.code(204);
   });
 
-  r.post('/api/notebooks/:name/lock', { permission: 'notebooks.execute', schema: { summary: "Lock a notebook and start its server; 409 with the holder when another user has it", params: Name } }, async (req) =>
+  r.post('/api/notebooks/:name/lock', { errors: [notebookErrors.invalid_notebook_name, notebookErrors.notebook_locked, notebookErrors.notebook_invalid, notebookErrors.notebook_servers_busy, notebookErrors.notebook_port_unavailable, notebookErrors.notebook_server_failed], permission: 'notebooks.execute', schema: { summary: "Lock a notebook and start its server; 409 with the holder when another user has it", params: Name } }, async (req) =>
     svc().lock(req.params.name, caller(req)),
   );
-  r.post('/api/notebooks/:name/heartbeat', { permission: 'notebooks.execute', schema: { summary: "Refresh the caller's lock", params: Name } }, async (req) => svc().heartbeat(req.params.name, caller(req)));
-  r.post('/api/notebooks/:name/release', { permission: 'notebooks.execute', schema: { summary: "Release the caller's lock and stop the server", params: Name } }, async (req) =>
+  r.post('/api/notebooks/:name/heartbeat', { errors: [notebookErrors.invalid_notebook_name, notebookErrors.notebook_not_locked], permission: 'notebooks.execute', schema: { summary: "Refresh the caller's lock", params: Name } }, async (req) => svc().heartbeat(req.params.name, caller(req)));
+  r.post('/api/notebooks/:name/release', { errors: [notebookErrors.invalid_notebook_name, notebookErrors.notebook_not_locked], permission: 'notebooks.execute', schema: { summary: "Release the caller's lock and stop the server", params: Name } }, async (req) =>
     svc().release(req.params.name, caller(req)),
   );
-  r.delete('/api/notebooks/:name/lock', { permission: 'notebooks.manage', schema: { summary: "Force-release anyone's lock", params: Name } }, async (req) =>
+  r.delete('/api/notebooks/:name/lock', { errors: [notebookErrors.invalid_notebook_name], permission: 'notebooks.manage', schema: { summary: "Force-release anyone's lock", params: Name } }, async (req) =>
     svc().forceRelease(req.params.name, caller(req)),
   );
   r.post(
     '/api/notebooks/:name/copy',
-    {
+    { errors: [notebookErrors.invalid_notebook_name, notebookErrors.notebook_exists], response: { 201: Type.Unknown({ description: 'the created resource' }) },
       permission: 'notebooks.execute',
       schema: {
         summary: 'Copy a notebook (locked or not); default name <name>-copy',

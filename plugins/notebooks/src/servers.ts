@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { BasinError, type Logger } from '@basin/core';
+import { type Logger } from '@basin/core';
+import { notebookErrors } from './errors.js';
 
 /** One running marimo server, serving one notebook under /notebooks/{name}/ on a loopback port. */
 export interface NotebookServer {
@@ -65,7 +66,7 @@ export class NotebookServers {
     if (r.status === 0) return;
     const text = `${r.stdout}\n${r.stderr}`.trim();
     const critical = text.split(/\n(?=\S)/).filter((b) => /^(critical|error)|Failed to parse/.test(b));
-    throw new BasinError(422, 'notebook_invalid', `Notebook "${name}" does not parse; marimo says:\n${(critical.join('\n') || text).slice(0, 2000)}`);
+    throw notebookErrors.notebook_invalid({ name, marimo: critical.join('\n') || text });
   }
 
   /** The notebook's server, started when needed (concurrent callers share one start). */
@@ -76,7 +77,7 @@ export class NotebookServers {
     if (pending) return pending;
     if (this.servers.size + this.starting.size >= this.d.maxServers()) {
       return Promise.reject(
-        new BasinError(503, 'notebook_servers_busy', `${this.d.maxServers()} notebooks are open, the most this server runs at once (notebooks.max_servers); release one and retry.`, undefined, { 'retry-after': '30' }),
+        notebookErrors.notebook_servers_busy({ max: this.d.maxServers() }, { headers: { 'retry-after': '30' } }),
       );
     }
     const p = this.spawn(name).finally(() => this.starting.delete(name));
@@ -90,7 +91,7 @@ export class NotebookServers {
     for (let port = base; port < base + 200 && port < 65536; port++) {
       if (!used.has(port) && (await portFree(port))) return port;
     }
-    throw new BasinError(503, 'notebook_port_unavailable', `No free port from platform.notebook_port (${base}) upward; free one or change the setting.`);
+    throw notebookErrors.notebook_port_unavailable({ base });
   }
 
   private async spawn(name: string): Promise<NotebookServer> {
@@ -141,7 +142,7 @@ export class NotebookServers {
       }
     } catch (e) {
       child.kill('SIGKILL');
-      throw new BasinError(503, 'notebook_server_failed', `The notebook server for "${name}" did not start (${(e as Error).message}). Last output:\n${server.output.slice(-10).join('\n')}`);
+      throw notebookErrors.notebook_server_failed({ name, reason: (e as Error).message, output: server.output.slice(-10).join('\n') });
     } finally {
       fs.rmSync(tokenDir, { recursive: true, force: true });
     }

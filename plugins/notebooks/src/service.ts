@@ -5,6 +5,7 @@ import type { LockStore, NotebookLock } from './locks.js';
 import { checkName } from './names.js';
 import type { NotebookServers } from './servers.js';
 import { renderTemplate, TEMPLATES, type TemplateName } from './templates.js';
+import { notebookErrors } from './errors.js';
 
 export interface NotebookRecord {
   name: string;
@@ -76,9 +77,9 @@ export class NotebookService {
   create(name: string, template: string = 'blank'): NotebookRecord {
     checkName(name);
     if (!(TEMPLATES as readonly string[]).includes(template)) {
-      throw errors.badRequest(`Unknown template "${template.slice(0, 40)}"; use one of ${TEMPLATES.join(', ')}.`, { field: 'template' }, 'invalid_template');
+      throw notebookErrors.invalid_template({ template, templates: TEMPLATES }, { details: { field: 'template' } });
     }
-    if (this.exists(name)) throw errors.conflict('notebook_exists', `A notebook named "${name}" already exists; pick another name.`);
+    if (this.exists(name)) throw notebookErrors.notebook_exists({ name });
     fs.mkdirSync(this.d.dir, { recursive: true });
     writeFileAtomic(this.file(name), renderTemplate(template as TemplateName));
     return this.record(name);
@@ -94,10 +95,7 @@ export class NotebookService {
   }
 
   private heldBy(lock: NotebookLock): BasinError {
-    return errors.conflict('notebook_locked', `Notebook "${lock.name}" is being edited by ${lock.user_email ?? 'another user'} until ${lock.expires_at} (unless they keep it open); ask them to release it, or an editor can force-release it.`, {
-      locked_by: lock.user_email,
-      expires_at: lock.expires_at,
-    });
+    return notebookErrors.notebook_locked({ name: lock.name, holder: lock.user_email ?? 'another user', until: lock.expires_at }, { details: { locked_by: lock.user_email, expires_at: lock.expires_at } });
   }
 
   /** Takes the lock and starts the notebook's server; the caller then opens `url`. */
@@ -121,7 +119,7 @@ export class NotebookService {
     if (!held) {
       const other = this.d.locks.get(name, this.d.clock.now());
       if (other) throw this.heldBy(other);
-      throw errors.conflict('notebook_not_locked', `You do not hold the lock on "${name}" (it expired or was released); lock it again.`);
+      throw notebookErrors.notebook_not_locked({ name });
     }
     return this.record(name);
   }
@@ -149,7 +147,7 @@ export class NotebookService {
     this.mustExist(name);
     let to = target ? checkName(target, 'name') : `${name}-copy`;
     for (let i = 2; !target && this.exists(to); i++) to = `${name}-copy-${i}`;
-    if (this.exists(to)) throw errors.conflict('notebook_exists', `A notebook named "${to}" already exists; pick another name.`);
+    if (this.exists(to)) throw notebookErrors.notebook_exists({ name: to });
     writeFileAtomic(this.file(to), fs.readFileSync(this.file(name)));
     return this.record(to);
   }

@@ -1,5 +1,5 @@
 import { coreServices, createServiceRef, definePlugin } from '@basin/core';
-import { schedulerRef, type SchedulesFile } from '@basin/plugin-scheduler/contract';
+import { schedulerRef, type SchedulesFile, schedulerPermissions } from '@basin/plugin-scheduler/contract';
 import { Deliverer } from './delivery.js';
 import { Notifier } from './notifier.js';
 import { registerNotificationRoutes } from './routes.js';
@@ -21,6 +21,7 @@ export const STALE_CHECK_MINUTES = 5;
 /** Webhook notifications from schedules.yml `notifications` (SPEC "Webhook notifications"). */
 export default definePlugin({
   name: 'notifications',
+  permissions: [...Object.values(schedulerPermissions)],
   optionalDependsOn: ['scheduler'],
   register(ctx) {
     const db = ctx.resolve(coreServices.stateDb);

@@ -4,6 +4,7 @@ import type { SchedulesFile } from '@basin/plugin-scheduler/contract';
 import type { Deliverer } from './delivery.js';
 import { maskUrl } from './mask.js';
 import type { Notifier } from './notifier.js';
+import { notificationErrors } from './errors.js';
 
 /** SPEC "Schedules and notifications" (notification half) plus the delivery log. */
 export function registerNotificationRoutes(ctx: PluginContext, notifier: Notifier, deliverer: Deliverer, settings: () => SchedulesFile): void {
@@ -20,8 +21,8 @@ export function registerNotificationRoutes(ctx: PluginContext, notifier: Notifie
     };
   });
 
-  ctx.routes.post('/api/notifications/test', { permission: 'scheduler.manage', schema: { summary: 'Send a test message to every configured webhook and report each delivery' } }, async () => {
-    if (!settings().notifications.webhooks.length) throw errors.badRequest('No webhooks are configured: add them under notifications.webhooks in .basin/schedules.yml and reload.', undefined, 'no_webhooks');
+  ctx.routes.post('/api/notifications/test', { errors: [notificationErrors.no_webhooks], permission: 'scheduler.manage', schema: { summary: 'Send a test message to every configured webhook and report each delivery' } }, async () => {
+    if (!settings().notifications.webhooks.length) throw notificationErrors.no_webhooks();
     const results = await notifier.sendTest();
     return { ok: results.every((r) => r.ok), results };
   });

@@ -4,6 +4,8 @@ import { BASIN_VERSION, coreServices, definePlugin, errors } from '@basin/core';
 import { Type } from '@sinclair/typebox';
 import { biFileSpec, cloudFileSpec } from './config.js';
 import { platformHealth } from './health.js';
+import { platformPermissions } from './permissions.js';
+import { ConfigBody, StatusBody } from './responses.js';
 
 /** a page module of this plugin (served by the web plugin with its folder, ctx.page) */
 const uiFile = (name: string): string => fileURLToPath(new URL(`../ui/${name}`, import.meta.url));
@@ -14,6 +16,7 @@ export * from './health.js';
 /** Status, configuration and health endpoints (SPEC "Health, status, configuration"). */
 export default definePlugin({
   name: 'platform',
+  permissions: Object.values(platformPermissions),
   configFiles: [cloudFileSpec, biFileSpec],
   register(ctx) {
     ctx.page({ path: '/', title: 'Overview', section: 'Data', order: 10, file: uiFile('overview.js') });
@@ -23,7 +26,7 @@ export default definePlugin({
     const app = () => ctx.resolve(coreServices.app);
     const baseUrl = (req: { protocol: string; host: string }) => `${req.protocol}://${req.host}`;
 
-    ctx.routes.get('/api/status', { permission: 'public', schema: { summary: 'Health of the warehouse and companion tools' } }, async () => {
+    ctx.routes.get('/api/status', { permission: 'public', schema: { summary: 'Health of the warehouse and companion tools' }, response: { 200: StatusBody } }, async () => {
       const a = app();
       let warehouse: Record<string, unknown>;
       try {
@@ -38,7 +41,7 @@ export default definePlugin({
       return { status: ok ? 'ok' : 'degraded', version: BASIN_VERSION, warehouse, companions };
     });
 
-    ctx.routes.get('/api/config', { permission: 'public', schema: { summary: 'Project metadata and service URLs (nothing sensitive)' } }, async (req) => {
+    ctx.routes.get('/api/config', { permission: 'public', schema: { summary: 'Project metadata and service URLs (nothing sensitive)' }, response: { 200: ConfigBody } }, async (req) => {
       const p = ctx.config.project;
       const pl = ctx.config.platform;
       const base = baseUrl(req);
@@ -55,7 +58,7 @@ export default definePlugin({
 
     ctx.routes.get('/api/health/platform', { permission: 'public', schema: { summary: 'Platform health: database, disk, failures, issues' } }, async () => platformHealth(app()));
 
-    ctx.routes.get('/api/metabase-config', { permission: 'public', schema: { summary: "The warehouse's database id in the dashboard tool" } }, async () => {
+    ctx.routes.get('/api/metabase-config', { permission: 'public', schema: { summary: "The warehouse's database id in the dashboard tool" }, response: { 200: Type.Object({ database_id: Type.Union([Type.Integer(), Type.Null()]) }) } }, async () => {
       const bi = ctx.config.sensitive<{ database: { id?: number } }>('bi');
       return { database_id: bi.database?.id ?? null };
     });
@@ -63,7 +66,7 @@ export default definePlugin({
     ctx.routes.get(
       '/api/deployments/history',
       { permission: 'platform.manage', schema: { summary: 'Deploy journal (cloud only)', querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 1000, default: 50 }), offset: Type.Integer({ minimum: 0, default: 0 }) }) } },
-      async (req: { query: { limit: number; offset: number } }) => {
+      async (req) => {
         if (ctx.config.platform.deployment !== 'cloud') throw errors.notFound('Deployment history', { reason: 'cloud_only' });
         const file = ctx.config.resolve('.basin', 'deployments.jsonl');
         const lines = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];

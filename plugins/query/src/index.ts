@@ -11,6 +11,8 @@ export const STALE_PUBLISH_WAIT_MS = 2000;
 
 /** a page module of this plugin (served by the web plugin with its folder, ctx.page) */
 const uiFile = (name: string): string => fileURLToPath(new URL(`../ui/${name}`, import.meta.url));
+import { queryPermissions } from './permissions.js';
+import { queryErrors } from './errors.js';
 
 export { ApiSection } from './config.js';
 export { guardSelect, ALLOWED_TABLE_FUNCTIONS } from './sql-guard.js';
@@ -21,6 +23,7 @@ export const MAX_SQL_BYTES = 100 * 1024;
 /** POST /api/query: one read-only SELECT on the serving copy (SPEC "Query"), run in a query process. */
 export default definePlugin({
   name: 'query',
+  permissions: Object.values(queryPermissions),
   configSections: [{ section: 'api', schema: ApiSection }],
   commands: registerQueryCommand,
   register(ctx) {
@@ -35,8 +38,18 @@ export default definePlugin({
 
     ctx.routes.post(
       '/api/query',
-      {
+      { errors: [queryErrors.query_timeout, queryErrors.query_not_allowed, queryErrors.query_failed, queryErrors.invalid_sql, queryErrors.query_resource_limit, queryErrors.query_busy, queryErrors.serving_copy_unavailable, queryErrors.shutting_down],
         permission: 'query.execute',
+        response: {
+          200: Type.Object({
+            columns: Type.Array(Type.Object({ name: Type.String(), type: Type.String() })),
+            rows: Type.Array(Type.Array(Type.Unknown())),
+            row_count: Type.Integer({ minimum: 0 }),
+            truncated: Type.Boolean(),
+            truncated_reason: Type.Optional(Type.Union([Type.Literal('rows'), Type.Literal('bytes')])),
+            elapsed_ms: Type.Number(),
+          }),
+        },
         // larger than the SQL limit so an oversized SQL gets the explanatory 413 from the handler
         bodyLimit: 10 * MAX_SQL_BYTES,
         schema: {

@@ -1,7 +1,8 @@
-import { BasinError, coreServices, createServiceRef, definePlugin } from '@basin/core';
+import { coreServices, createServiceRef, definePlugin } from '@basin/core';
 import type { AuthLogout } from '@basin/plugin-auth/contract';
 import { WS_EVENT_PERMISSIONS, WsHub } from './hub.js';
 import { attachUpgrade, WS_PATH } from './upgrade.js';
+import { realtimeErrors } from './errors.js';
 
 export { WsHub, WS_EVENT_PERMISSIONS, DEFAULT_HUB_OPTIONS, type HubOptions } from './hub.js';
 export { WS_PATH } from './upgrade.js';
@@ -32,8 +33,8 @@ export default definePlugin({
     });
 
     // a plain GET (no Upgrade header) lands here; listed so the permission matrix sees /ws
-    ctx.routes.get(WS_PATH, { permission: 'auth', schema: { summary: 'Live platform events (WebSocket; connect with an Upgrade request)' } }, async () => {
-      throw new BasinError(426, 'upgrade_required', 'This is a WebSocket endpoint: connect with a WebSocket client (Upgrade: websocket).', undefined, { upgrade: 'websocket' });
+    ctx.routes.get(WS_PATH, { permission: 'auth', errors: [realtimeErrors.upgrade_required], schema: { summary: 'Live platform events (WebSocket; connect with an Upgrade request)' } }, async () => {
+      throw realtimeErrors.upgrade_required({ headers: { upgrade: 'websocket' } });
     });
 
     ctx.health(() => ({ websocket: { clients: hub.size } }));

@@ -1,4 +1,4 @@
-import { createExtensionPoint, createServiceRef } from '@basin/core';
+import { createExtensionPoint, createServiceRef, grantedFrom, type PermissionSpec } from '@basin/core';
 import type { Schedule } from './config.js';
 import type { SchedulesFile } from './config.js';
 import type { ScheduleJobFinished, ScheduleJobStarted, SyncRetrying } from './events.js';
@@ -33,3 +33,9 @@ declare module '@basin/core' {
     sync_retrying: SyncRetrying;
   }
 }
+
+/** The permissions this plugin declares (SPEC "Roles and permissions"); other plugins guarding a route with one of them take it from here. */
+export const schedulerPermissions = {
+  view: { name: 'scheduler.view', roles: grantedFrom.viewer },
+  manage: { name: 'scheduler.manage', roles: grantedFrom.admin },
+} satisfies Record<string, PermissionSpec>;

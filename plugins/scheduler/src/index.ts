@@ -2,10 +2,10 @@ import { fileURLToPath } from 'node:url';
 import { coreServices, definePlugin } from '@basin/core';
 import { governanceRef } from '@basin/plugin-governance/contract';
 import { sourceStatusPoint } from '@basin/plugin-sources/contract';
-import { syncEngineRef } from '@basin/plugin-sync/contract';
+import { syncEngineRef, syncPermissions } from '@basin/plugin-sync/contract';
 import { txRunnerRef } from '@basin/plugin-transform/contract';
 import { schedulesFileSpec, type SchedulesFile } from './config.js';
-import { scheduleJobTypesPoint, schedulerRef, type ScheduleJobRunner, type SchedulerView } from './contract.js';
+import { scheduleJobTypesPoint, schedulerRef, schedulerPermissions, type ScheduleJobRunner, type SchedulerView } from './contract.js';
 import { registerScheduleRoutes } from './routes.js';
 import { registerScheduleCommands } from './cli/register.js';
 import { Scheduler } from './scheduler.js';
@@ -25,6 +25,7 @@ export { Scheduler, TICK_SECONDS, type ScheduleView } from './scheduler.js';
 /** Cron schedules for syncs, dbt commands and scripts (SPEC "schedules.yml", "Schedules and notifications"). */
 export default definePlugin({
   name: 'scheduler',
+  permissions: [syncPermissions.sync, ...Object.values(schedulerPermissions)],
   optionalDependsOn: ['sources', 'sync', 'transform', 'governance'],
   configFiles: [schedulesFileSpec],
   commands: registerScheduleCommands,

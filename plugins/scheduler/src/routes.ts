@@ -7,6 +7,7 @@ import { configuredSources, sourcesConfigRef } from '@basin/plugin-sources/contr
 import { schedulesFileSpec } from './config.js';
 import type { Scheduler } from './scheduler.js';
 import type { JobStore } from './store.js';
+import { schedulerErrors } from './errors.js';
 
 const Page = Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 500, default: 50 }), offset: Type.Integer({ minimum: 0, default: 0 }) });
 const NameParam = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) });
@@ -47,7 +48,7 @@ export function registerScheduleRoutes(ctx: PluginContext, scheduler: Scheduler,
     return page;
   });
 
-  ctx.routes.post('/api/schedules/:name/trigger', { permission: 'source.sync', schema: { summary: 'Run a schedule now', params: NameParam } }, async (req, reply) => {
+  ctx.routes.post('/api/schedules/:name/trigger', { errors: [schedulerErrors.schedule_running], response: { 202: Type.Unknown({ description: 'the job started' }) }, permission: 'source.sync', schema: { summary: 'Run a schedule now', params: NameParam } }, async (req, reply) => {
     const job = scheduler.trigger(req.params.name);
     reply.code(202);
     return job;
@@ -77,11 +78,11 @@ export function registerScheduleRoutes(ctx: PluginContext, scheduler: Scheduler,
     return must(req.params.name);
   });
 
-  ctx.routes.post('/api/schedules/reload', { permission: 'scheduler.manage', schema: { summary: 'Re-read schedules.yml (validated first; on error the running schedules stay)' } }, async () =>
+  ctx.routes.post('/api/schedules/reload', { errors: [schedulerErrors.config_invalid], permission: 'scheduler.manage', schema: { summary: 'Re-read schedules.yml (validated first; on error the running schedules stay)' } }, async () =>
     scheduler.reload(),
   );
 
-  ctx.routes.post('/api/schedules/jobs/:job_id/cancel', { permission: 'scheduler.manage', schema: { summary: 'Cancel a running job (stops its sync, dbt run or script) or a queued retry', params: JobParam } }, async (req) => {
+  ctx.routes.post('/api/schedules/jobs/:job_id/cancel', { errors: [schedulerErrors.job_not_running], permission: 'scheduler.manage', schema: { summary: 'Cancel a running job (stops its sync, dbt run or script) or a queued retry', params: JobParam } }, async (req) => {
     const job = scheduler.cancel(req.params.job_id);
     if (job.status === 'running') {
       // the abort settles the job promptly; answer with its final record

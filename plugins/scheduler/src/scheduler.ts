@@ -5,6 +5,7 @@ import { cronExpression, schedulesFileSpec, type Schedule, type SchedulesFile } 
 import { countRunsBetween, nextRunAfter, timingSignature } from './cron.js';
 import { MAX_LOG_CHARS, type JobRecord, type JobStatus, type JobStore, type JobTrigger } from './store.js';
 import { runWork, type WorkDeps } from './work.js';
+import { schedulerErrors } from './errors.js';
 
 /** How often the production ticker checks for due schedules, retries and timeouts. */
 export const TICK_SECONDS = 10;
@@ -120,10 +121,10 @@ export class Scheduler {
     if (!s) throw errors.notFound(`Schedule "${name}"`);
     const job = this.launch(s, 'manual', null);
     if (job.status === 'skipped') {
-      throw errors.conflict('schedule_running', `Schedule "${name}" is already running (job ${this.active.get(name)?.job.id}); this trigger was recorded as skipped.`, {
-        skipped_job_id: job.id,
-        running_job_id: this.active.get(name)?.job.id ?? null,
-      });
+      throw schedulerErrors.schedule_running(
+        { name, job: this.active.get(name)?.job.id },
+        { details: { skipped_job_id: job.id, running_job_id: this.active.get(name)?.job.id ?? null } },
+      );
     }
     return job;
   }
@@ -137,7 +138,7 @@ export class Scheduler {
     }
     const job = this.d.store.get(jobId);
     if (!job) throw errors.notFound(`Job "${jobId}"`);
-    if (job.status !== 'queued') throw errors.conflict('job_not_running', `Job ${jobId} is ${job.status}; only running or queued jobs can be cancelled.`, { status: job.status });
+    if (job.status !== 'queued') throw schedulerErrors.job_not_running({ job: jobId, status: job.status }, { details: { status: job.status } });
     this.d.store.update(jobId, { status: 'cancelled', finished_at: this.d.clock.now().toISOString(), error: 'cancelled before it started' });
     return this.d.store.get(jobId)!;
   }
@@ -186,10 +187,9 @@ export class Scheduler {
     const mine = (i: ConfigIssue) => i.file === schedulesFileSpec.path || (schedulesFileSpec.aliases ?? []).includes(i.file);
     const problems = loaded.issues.filter((i) => mine(i) && i.severity === 'error');
     if (problems.length) {
-      throw errors.badRequest(
-        `${path.basename(schedulesFileSpec.path)} has ${problems.length} problem(s); the running schedules were kept.`,
-        problems.map((i) => ({ file: i.file, line: i.line ?? null, column: i.column ?? null, path: i.path, message: i.message, text: formatIssue(i) })),
-        'config_invalid',
+      throw schedulerErrors.config_invalid(
+        { file: path.basename(schedulesFileSpec.path), count: problems.length },
+        { details: problems.map((i) => ({ file: i.file, line: i.line ?? null, column: i.column ?? null, path: i.path, message: i.message, text: formatIssue(i) })) },
       );
     }
     this.file = loaded.files.get(schedulesFileSpec.id)!.value as SchedulesFile;

@@ -21,7 +21,7 @@ export function registerSecretRoutes(ctx: PluginContext, store: SecretsStore, oa
   ctx.routes.post(
     '/api/secrets',
     { permission: 'config.manage', schema: { summary: 'Add or update an environment variable in .env', body: Type.Object({ key: Key, value: Type.String({ maxLength: 65536 }) }, { additionalProperties: false }) } },
-    async (req: FastifyRequest<{ Body: { key: string; value: string } }>) => {
+    async (req) => {
       const r = store.set(req.body.key, req.body.value, actorOf(req));
       return { key: req.body.key, created: r.created, encrypted: r.encrypted, value: '********' };
     },
@@ -30,7 +30,7 @@ export function registerSecretRoutes(ctx: PluginContext, store: SecretsStore, oa
   ctx.routes.delete(
     '/api/secrets/:key',
     { permission: 'config.manage', schema: { summary: 'Remove an environment variable from .env', params: Type.Object({ key: Key }) } },
-    async (req: FastifyRequest<{ Params: { key: string } }>) => {
+    async (req) => {
       store.unset(req.params.key, actorOf(req));
       return { key: req.params.key, deleted: true };
     },

@@ -1,4 +1,4 @@
-import { createExtensionPoint, createServiceRef } from '@basin/core';
+import { createExtensionPoint, createServiceRef, grantedFrom, type PermissionSpec } from '@basin/core';
 import type { SourceRegistry } from './registry.js';
 import type { SourcesConfig } from './source-config.js';
 import type { OAuthToken } from '@basin/sdk';
@@ -72,3 +72,9 @@ export interface SourceOAuthTokens {
   token(sourceType: string): Promise<OAuthToken>;
 }
 export const sourceOAuthRef = createServiceRef<SourceOAuthTokens>({ id: 'sourceOAuth' });
+/** The permissions this plugin declares (SPEC "Roles and permissions"); other plugins guarding a route with one of them take it from here. */
+export const sourcePermissions = {
+  view: { name: 'source.view', roles: grantedFrom.viewer },
+  view_credentials: { name: 'source.view_credentials', roles: grantedFrom.admin },
+  manage: { name: 'source.manage', roles: grantedFrom.editor },
+} satisfies Record<string, PermissionSpec>;

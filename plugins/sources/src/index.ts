@@ -4,7 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import { definePlugin, PROJECT_FILE } from '@basin/core';
 import { registerSourceCommands } from './cli/commands.js';
 import { ingestConfigFileSpec, secretsFileSpec, sourcesFileSpec } from './config.js';
-import { sourceRegistryRef, sourcesConfigRef, sourceStatusPoint, type SourceStatusContribution } from './contract.js';
+import { sourceRegistryRef, sourcesConfigRef, sourceStatusPoint, type SourceStatusContribution, sourcePermissions } from './contract.js';
 import { addProjectSources, loadSourceRegistry } from './registry.js';
 import { registerSourceRoutes } from './routes/sources.js';
 import { SourcesConfig } from './source-config.js';
@@ -18,6 +18,7 @@ const registry = await loadSourceRegistry();
 
 export default definePlugin({
   name: 'sources',
+  permissions: Object.values(sourcePermissions),
   configFiles: [sourcesFileSpec(registry), secretsFileSpec, ingestConfigFileSpec],
   commands: registerSourceCommands,
   // source packages a project lists under `plugins:` must be known before sources.yml is validated

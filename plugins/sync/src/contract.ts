@@ -1,4 +1,4 @@
-import { createExtensionPoint, createServiceRef } from '@basin/core';
+import { createExtensionPoint, createServiceRef, grantedFrom, type PermissionSpec } from '@basin/core';
 import type { PostLoadHook, SyncEngine, SyncTable } from './types.js';
 
 /** The public face of the sync plugin: what other plugins may import (`@basin/plugin-sync/contract`). */
@@ -52,5 +52,23 @@ declare module '@basin/core' {
     sync_progress: SyncProgressEvent;
     csv_uploaded: { source: string; file: string };
     freshness_update: { source: string };
+  }
+}
+
+/** The permissions this plugin declares (SPEC "Roles and permissions"); other plugins guarding a route with one of them take it from here. */
+export const syncPermissions = {
+  sync: { name: 'source.sync', roles: grantedFrom.editor },
+  csv_upload: { name: 'csv.upload', roles: grantedFrom.editor },
+  csv_delete: { name: 'csv.delete', roles: grantedFrom.editor },
+} satisfies Record<string, PermissionSpec>;
+
+/** This plugin's settings of the `platform` section; their schema and SPEC defaults are in its package.json (`basin.platform`). */
+declare module '@basin/core' {
+  interface PlatformSettings {
+    auto_sync: boolean;
+    debounce_seconds: number;
+    workers: number | null;
+    watch_patterns: string[];
+    watch_directories: string[];
   }
 }

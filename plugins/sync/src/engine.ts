@@ -7,6 +7,7 @@ import { buildSourceContext, redact } from './context.js';
 import { committedSyncIds, dropStaleStaging, LoadSession } from './loader.js';
 import type { SyncStore } from './store.js';
 import type { PostLoadHook, SyncEngine, SyncOptions, SyncRecord } from './types.js';
+import { syncErrors } from './errors.js';
 
 interface Job {
   record: SyncRecord;
@@ -101,7 +102,7 @@ export class SyncEngineImpl implements SyncEngine {
     const entry = this.d.sources.find(source);
     if (!entry) throw errors.notFound(`Source "${source}"`, { source });
     if (this.bySource.has(source)) {
-      throw errors.conflict('sync_in_progress', `Source "${source}" is already syncing; wait for it to finish or cancel it.`, { source, sync_id: this.bySource.get(source) });
+      throw syncErrors.sync_in_progress({ source }, { details: { source, sync_id: this.bySource.get(source) } });
     }
     const record: SyncRecord = {
       id: crypto.randomUUID(),

@@ -4,10 +4,10 @@ import multipart from '@fastify/multipart';
 import { addLogRedactor, coreServices, definePlugin, removeServerInfo, writeServerInfo, type PluginContext } from '@basin/core';
 import { redactSecrets } from '@basin/sdk';
 import { Type } from '@sinclair/typebox';
-import { rawSchema, sourceOAuthRef, sourceRegistryRef, sourcesConfigRef, sourceStatusPoint } from '@basin/plugin-sources/contract';
+import { rawSchema, sourceOAuthRef, sourcePermissions, sourceRegistryRef, sourcesConfigRef, sourceStatusPoint } from '@basin/plugin-sources/contract';
 import { notConnected } from '@basin/sdk';
 import { registerSyncCommands } from './cli/commands.js';
-import { syncEngineRef, syncHistoryRef, syncLoadHooksPoint } from './contract.js';
+import { syncEngineRef, syncHistoryRef, syncLoadHooksPoint, syncPermissions } from './contract.js';
 import { SyncEngineImpl } from './engine.js';
 import { knownSecrets } from './context.js';
 import { registerFileRoutes, type UploadsSection } from './routes/files.js';
@@ -38,6 +38,7 @@ export const SyncSectionSchema = Type.Object(
 
 export default definePlugin({
   name: 'sync',
+  permissions: [sourcePermissions.view, ...Object.values(syncPermissions)],
   dependsOn: ['sources'],
   optionalDependsOn: ['auth'],
   configSections: [

@@ -4,7 +4,7 @@ import { coreServices, definePlugin, type PluginContext } from '@basin/core';
 import { governanceRef } from '@basin/plugin-governance/contract';
 import type { SyncCompleted } from '@basin/plugin-sync/contract';
 import { AutoRunCoalescer, realTimer } from './auto-run.js';
-import { txRunnerRef, txTimerRef } from './contract.js';
+import { txRunnerRef, txTimerRef, txPermissions } from './contract.js';
 import { txInternal } from './internal-services.js';
 import { registerTxCommands } from './commands.js';
 import { TxSection } from './config.js';
@@ -31,6 +31,7 @@ export { TX_REQUIREMENTS, ensureVenv, locateVenv, dbtExecutable, pythonExecutabl
 /** Transformations with dbt: runs, staging generation, auto-run after syncs, docs (issue 6). */
 export default definePlugin({
   name: 'transform',
+  permissions: Object.values(txPermissions),
   optionalDependsOn: ['governance', 'sync'],
   configFiles: [
     // dbt reads these itself; Basin only checks they are present

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { errors, resolveInside, type PluginContext } from '@basin/core';
+import { errors, resolveInside, type PluginContext, coreErrors } from '@basin/core';
 import { Type } from '@sinclair/typebox';
 import { hasModel, listModels, readManifest } from './artifacts.js';
 import type { TxHistory } from './history.js';
@@ -58,7 +58,7 @@ export function registerRoutes(ctx: PluginContext, deps: { runner: DbtRunner; hi
 
   ctx.routes.post(
     '/api/tx/models/:model_name/run',
-    {
+    { response: { 202: Type.Unknown({ description: 'the run queued' }) },
       permission: 'tx.run',
       schema: {
         summary: 'Run one model (and, with cascade, everything downstream)',
@@ -78,7 +78,7 @@ export function registerRoutes(ctx: PluginContext, deps: { runner: DbtRunner; hi
 
   ctx.routes.post(
     '/api/tx/runs',
-    {
+    { response: { 202: Type.Unknown({ description: 'the run queued' }) },
       permission: 'tx.run',
       schema: {
         summary: 'Start dbt run, build, test, seed or snapshot with any dbt selector (none: everything); answers the queued run record',
@@ -86,7 +86,7 @@ export function registerRoutes(ctx: PluginContext, deps: { runner: DbtRunner; hi
       },
     },
     async (req, reply) => {
-      const body = req.body as { command: 'run' | 'build' | 'test' | 'seed' | 'snapshot'; select?: string | string[]; full_refresh: boolean };
+      const body = req.body;
       if (body.full_refresh && (body.command === 'test' || body.command === 'snapshot')) throw errors.badRequest(`full_refresh applies to run, build and seed, not ${body.command}.`, { field: 'full_refresh' });
       const select = Array.isArray(body.select) ? body.select.join(' ') : body.select;
       const rec = runner.start({ command: body.command, select, trigger: req.headers['x-basin-cli'] ? 'cli' : 'api', args: body.full_refresh ? ['--full-refresh'] : [] });
@@ -124,9 +124,9 @@ export function registerRoutes(ctx: PluginContext, deps: { runner: DbtRunner; hi
     return r;
   });
 
-  ctx.routes.post('/api/tx/runs/:id/cancel', { permission: 'tx.run', schema: { summary: 'Cancel a queued or running transformation run', params: Type.Object({ id: Type.String({ maxLength: 100 }) }) } }, async (req) => {
+  ctx.routes.post('/api/tx/runs/:id/cancel', { errors: [coreErrors.not_running], permission: 'tx.run', schema: { summary: 'Cancel a queued or running transformation run', params: Type.Object({ id: Type.String({ maxLength: 100 }) }) } }, async (req) => {
     if (!runner.get(req.params.id)) throw errors.notFound('Transformation run');
-    if (!runner.cancel(req.params.id)) throw errors.conflict('not_running', 'That run is not queued or running.');
+    if (!runner.cancel(req.params.id)) throw coreErrors.not_running({ reason: 'That run is not queued or running.' });
     return { cancelled: true };
   });
 
@@ -144,8 +144,8 @@ export function registerRoutes(ctx: PluginContext, deps: { runner: DbtRunner; hi
   };
   const docsFiles = new Set(['index.html', 'manifest.json', 'catalog.json']);
   ctx.routes.get('/tx-docs', { permission: 'tx.view', schema: { hide: true } }, async (_req, reply) => reply.redirect('/tx-docs/'));
-  ctx.routes.get('/tx-docs/*', { permission: 'tx.view', schema: { summary: 'dbt docs site', hide: true } }, async (req, reply) => {
-    const rel = String((req.params as Record<string, string>)['*'] ?? '') || 'index.html';
+  ctx.routes.get('/tx-docs/*', { permission: 'tx.view', schema: { summary: 'dbt docs site', hide: true, params: Type.Object({ '*': Type.String() }) } }, async (req, reply) => {
+    const rel = req.params['*'] || 'index.html';
     // only the docs site's own files: never run_results, compiled SQL or logs
     if (!docsFiles.has(rel)) throw errors.notFound('Docs file');
     return sendTargetFile(rel, reply);

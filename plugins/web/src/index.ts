@@ -4,6 +4,7 @@ import { coreServices, definePlugin, errors, resolveInside, type BasinRequest, t
 
 type Reply = Parameters<Handler>[1];
 import { PAGE_ROUTES, uiAssets } from '@basin/ui';
+import { Type } from '@sinclair/typebox';
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -70,27 +71,30 @@ export default definePlugin({
     // pages contributed by plugins through ctx.page(); the shell builds its navigation and routes from them
     ctx.routes.get('/api/ui/pages', { permission: 'public', schema: { summary: 'UI pages contributed by plugins (navigation entries the caller may see, and every page route)' } }, async (req) => pagesFor(req.principal?.permissions));
     ctx.afterRegister(() => {
+      const served = new Set<string>(PAGE_ROUTES);
       for (const p of ctx.resolve(coreServices.pages)) {
-        if (!(PAGE_ROUTES as readonly string[]).includes(p.path)) ctx.routes.get(p.path, { permission: 'public', schema: { hide: true } }, sendShell);
+        if (served.has(p.path)) continue;
+        served.add(p.path);
+        ctx.routes.get(p.path, { permission: 'public', schema: { hide: true } }, sendShell);
       }
     });
 
-    ctx.routes.get('/ui/vendor/:file', { permission: 'public', schema: { hide: true } }, async (req, reply) => {
-      const name = req.params.file as string;
+    ctx.routes.get('/ui/vendor/:file', { permission: 'public', schema: { hide: true, params: Type.Object({ file: Type.String() }) } }, async (req, reply) => {
+      const name = req.params.file;
       const file = vendor[name];
       if (!file) throw errors.notFound('UI file');
       if (!fs.existsSync(file)) throw errors.notFound(`UI vendor bundle ${name} (build the UI first: npm run build -w @basin/ui)`);
       return sendFile(req, reply, file, TYPES[path.extname(name)] ?? TYPES['.js']!, { 'cache-control': 'public, max-age=86400' });
     });
-    ctx.routes.get('/ui/ext/:n/*', { permission: 'public', schema: { hide: true } }, async (req, reply) => {
-      const page = ctx.resolve(coreServices.pages)[Number((req.params as Record<string, string>).n)];
+    ctx.routes.get('/ui/ext/:n/*', { permission: 'public', schema: { hide: true, params: Type.Object({ n: Type.String(), '*': Type.String() }) } }, async (req, reply) => {
+      const page = ctx.resolve(coreServices.pages)[Number(req.params.n)];
       if (!page?.file) throw errors.notFound('UI page module');
-      const file = resolveInside(path.dirname(page.file), (req.params as Record<string, string>)['*'] ?? '');
+      const file = resolveInside(path.dirname(page.file), req.params['*']);
       if (!file || !fs.existsSync(file) || !fs.statSync(file).isFile()) throw errors.notFound('UI page module');
       return sendFile(req, reply, file, TYPES[path.extname(file)] ?? 'application/octet-stream');
     });
-    ctx.routes.get('/ui/*', { permission: 'public', schema: { hide: true } }, async (req, reply) => {
-      const rel = (req.params as Record<string, string>)['*'] ?? '';
+    ctx.routes.get('/ui/*', { permission: 'public', schema: { hide: true, params: Type.Object({ '*': Type.String() }) } }, async (req, reply) => {
+      const rel = req.params['*'];
       const file = resolveInside(publicDir, rel);
       if (!file || !fs.existsSync(file) || !fs.statSync(file).isFile()) throw errors.notFound('UI file');
       return sendFile(req, reply, file, TYPES[path.extname(file)] ?? 'application/octet-stream');

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { PluginContext } from '@basin/core';
 import { toPublicUser } from '../users.js';
 import type { RouteContext } from './context.js';
+import { authErrors } from '../errors.js';
 
 const RoleT = Type.Union([Type.Literal('admin'), Type.Literal('editor'), Type.Literal('viewer')]);
 const UserParams = Type.Object({ user_id: Type.String() });
@@ -25,34 +26,34 @@ export function registerAdminRoutes(ctx: PluginContext, rc: RouteContext): void 
 
   r.post(
     '/api/admin/users',
-    { permission: perm, schema: { summary: 'Invite a user (invite link valid 72 hours, single use)', body: Type.Object({ email: Type.String({ minLength: 3, maxLength: 320, pattern: '^[^\\s@]+@[^\\s@]+$' }), role: RoleT, display_name: Type.Optional(Type.String({ maxLength: 200 })) }) } },
+    { response: { 201: Type.Unknown({ description: 'the invited user with the invite link' }) }, errors: [authErrors.user_exists], permission: perm, schema: { summary: 'Invite a user (invite link valid 72 hours, single use)', body: Type.Object({ email: Type.String({ minLength: 3, maxLength: 320, pattern: '^[^\\s@]+@[^\\s@]+$' }), role: RoleT, display_name: Type.Optional(Type.String({ maxLength: 200 })) }) } },
     async (req, reply) => {
       reply.status(201);
       return withLink(req, auth.createUser(rc.actor(req), req.body.email, req.body.role, req.body.display_name), 'invite');
     },
   );
 
-  r.post('/api/admin/users/:user_id/reinvite', { permission: perm, schema: { summary: 'Issue a new invite link', params: UserParams } }, async (req) =>
+  r.post('/api/admin/users/:user_id/reinvite', { errors: [authErrors.not_invited], permission: perm, schema: { summary: 'Issue a new invite link', params: UserParams } }, async (req) =>
     withLink(req, auth.reinvite(rc.actor(req), req.params.user_id), 'invite'),
   );
 
-  r.put('/api/admin/users/:user_id/role', { permission: perm, schema: { summary: 'Change a role', params: UserParams, body: Type.Object({ role: RoleT }) } }, async (req) =>
+  r.put('/api/admin/users/:user_id/role', { errors: [authErrors.last_admin], permission: perm, schema: { summary: 'Change a role', params: UserParams, body: Type.Object({ role: RoleT }) } }, async (req) =>
     auth.setRole(rc.actor(req), req.params.user_id, req.body.role),
   );
 
-  r.post('/api/admin/users/:user_id/reset-password', { permission: perm, schema: { summary: 'Issue a password reset link', params: UserParams } }, async (req) =>
+  r.post('/api/admin/users/:user_id/reset-password', { errors: [authErrors.not_accepted], permission: perm, schema: { summary: 'Issue a password reset link', params: UserParams } }, async (req) =>
     withLink(req, auth.resetPassword(rc.actor(req), req.params.user_id), 'reset'),
   );
 
-  r.post('/api/admin/users/:user_id/deactivate', { permission: perm, schema: { summary: 'Deactivate: access and sessions end at once', params: UserParams } }, async (req) =>
+  r.post('/api/admin/users/:user_id/deactivate', { errors: [authErrors.last_admin], permission: perm, schema: { summary: 'Deactivate: access and sessions end at once', params: UserParams } }, async (req) =>
     auth.deactivate(rc.actor(req), req.params.user_id),
   );
 
-  r.post('/api/admin/users/:user_id/reactivate', { permission: perm, schema: { summary: 'Reactivate a deactivated user', params: UserParams } }, async (req) =>
+  r.post('/api/admin/users/:user_id/reactivate', { errors: [authErrors.not_inactive], permission: perm, schema: { summary: 'Reactivate a deactivated user', params: UserParams } }, async (req) =>
     auth.reactivate(rc.actor(req), req.params.user_id),
   );
 
-  r.delete('/api/admin/users/:user_id', { permission: perm, schema: { summary: 'Delete a user permanently', params: UserParams } }, async (req) => {
+  r.delete('/api/admin/users/:user_id', { errors: [authErrors.last_admin], permission: perm, schema: { summary: 'Delete a user permanently', params: UserParams } }, async (req) => {
     auth.deleteUser(rc.actor(req), req.params.user_id);
     return { ok: true };
   });

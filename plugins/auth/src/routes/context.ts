@@ -1,9 +1,10 @@
 import type { FastifyRequest } from 'fastify';
-import { BasinError, errors } from '@basin/core';
+import { errors } from '@basin/core';
 import type { BasinAuthenticator } from '../authenticator.js';
 import type { AuthService, Actor } from '../service.js';
 import type { SessionRow } from '../sessions.js';
 import type { UserRow } from '../users.js';
+import { authErrors } from '../errors.js';
 
 /** What the route modules share: the service, the authenticator and request helpers. */
 export class RouteContext {
@@ -16,7 +17,7 @@ export class RouteContext {
   /** the signed-in user; routes that need a real account refuse the auth-disabled admin */
   user(req: FastifyRequest): UserRow {
     const p = req.principal;
-    if (p?.kind === 'auth_disabled') throw new BasinError(409, 'auth_disabled', 'Authentication is disabled for this project; enable it with "basin auth enable".');
+    if (p?.kind === 'auth_disabled') throw authErrors.auth_disabled();
     const u = p?.userId ? this.auth.users.byId(p.userId) : undefined;
     if (!u) throw errors.notAuthenticated();
     return u;
@@ -26,7 +27,7 @@ export class RouteContext {
   session(req: FastifyRequest): SessionRow {
     const id = req.principal?.sessionId;
     const s = id ? this.auth.sessions.byPublicId(id) : undefined;
-    if (!s) throw errors.badRequest('This action needs a browser session, not an API key.', undefined, 'session_required');
+    if (!s) throw authErrors.session_required();
     return s;
   }
 

@@ -4,6 +4,7 @@ import { parseCookies } from '../client.js';
 import { OAuthRefused, type OidcLogin } from '../oidc.js';
 import { servedOverHttps, setSessionCookie } from '../request-guard.js';
 import type { RouteContext } from './context.js';
+import { authErrors } from '../errors.js';
 
 const STATE_COOKIE = 'basin_oauth_state';
 const Params = Type.Object({ provider: Type.String({ pattern: '^[A-Za-z0-9_-]+$' }) });
@@ -16,7 +17,7 @@ export function registerOAuthRoutes(ctx: PluginContext, rc: RouteContext, login:
 
   r.get('/api/auth/oauth/providers', { permission: 'public', schema: { summary: 'OAuth login providers configured for this project' } }, async () => login.list());
 
-  r.get('/api/auth/oauth/:provider/login', { permission: 'public', schema: { summary: "Redirect to the identity provider's consent screen", params: Params } }, async (req, reply) => {
+  r.get('/api/auth/oauth/:provider/login', { errors: [authErrors.oauth_not_configured], permission: 'public', schema: { summary: "Redirect to the identity provider's consent screen", params: Params } }, async (req, reply) => {
     const redirectUri = rc.link(req, `/api/auth/oauth/${req.params.provider}/callback`);
     const { url, state } = await login.begin(req.params.provider, redirectUri);
     const secure = servedOverHttps(req, auth.settings().rate_limit.trusted_proxies);
@@ -24,7 +25,7 @@ export function registerOAuthRoutes(ctx: PluginContext, rc: RouteContext, login:
     return reply.redirect(url, 302);
   });
 
-  r.get('/api/auth/oauth/:provider/callback', { permission: 'public', schema: { summary: 'Handle the provider callback, then redirect to the app or to /login?error=…', params: Params } }, async (req, reply) => {
+  r.get('/api/auth/oauth/:provider/callback', { errors: [authErrors.oauth_not_configured], permission: 'public', schema: { summary: 'Handle the provider callback, then redirect to the app or to /login?error=…', params: Params } }, async (req, reply) => {
     const provider = req.params.provider as string;
     const ip = rc.ip(req);
     const browserState = parseCookies(req.headers.cookie)[STATE_COOKIE];

@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { BasinError, errors, type PluginContext } from '@basin/core';
+import { errors, type PluginContext } from '@basin/core';
 import { setSessionCookie } from '../request-guard.js';
 import type { RouteContext } from './context.js';
+import { authErrors } from '../errors.js';
 
 /** a partial session may try this many codes before it is ended (5-minute lifetime aside) */
 const MAX_VERIFY_FAILURES = 5;
@@ -14,10 +15,10 @@ export function registerTwoFactorRoutes(ctx: PluginContext, rc: RouteContext): v
 
   r.post(
     '/api/auth/2fa/setup',
-    { permission: 'auth', allowPending: true, schema: { summary: 'Start 2FA setup: returns the TOTP secret, otpauth URI and recovery codes once', body: Type.Object({ password: Type.String() }) } },
+    { errors: [authErrors.auth_disabled, authErrors['2fa_already_enabled'], authErrors.invalid_password], permission: 'auth', allowPending: true, schema: { summary: 'Start 2FA setup: returns the TOTP secret, otpauth URI and recovery codes once', body: Type.Object({ password: Type.String() }) } },
     async (req) => {
       const u = rc.user(req);
-      if (u.totp_enabled) throw errors.conflict('2fa_already_enabled', 'Two-factor authentication is already enabled; disable it first to set it up again.');
+      if (u.totp_enabled) throw authErrors['2fa_already_enabled']();
       await auth.requirePassword(u, req.body.password, '2fa.setup', rc.ip(req));
       const s = auth.twoFactor.newSecret(u.email);
       auth.users.update(u.id, { totp_pending_enc: s.sealed });
@@ -29,13 +30,13 @@ export function registerTwoFactorRoutes(ctx: PluginContext, rc: RouteContext): v
 
   r.post(
     '/api/auth/2fa/verify-setup',
-    { permission: 'auth', allowPending: true, schema: { summary: 'Finish 2FA setup with a current TOTP code', body: Type.Object({ code: Type.String({ pattern: '^\\s*\\d{6}\\s*$' }) }) } },
+    { errors: [authErrors.auth_disabled, authErrors['2fa_not_started'], authErrors.invalid_code], permission: 'auth', allowPending: true, schema: { summary: 'Finish 2FA setup with a current TOTP code', body: Type.Object({ code: Type.String({ pattern: '^\\s*\\d{6}\\s*$' }) }) } },
     async (req) => {
       const u = rc.user(req);
-      if (!u.totp_pending_enc) throw errors.badRequest('Start with POST /api/auth/2fa/setup.', undefined, '2fa_not_started');
+      if (!u.totp_pending_enc) throw authErrors['2fa_not_started']();
       if (!auth.twoFactor.useCode(u.id, u.totp_pending_enc, req.body.code.trim())) {
         auth.audit.record({ actor: u, action: '2fa.verify_setup', ip: rc.ip(req), outcome: 'failure' });
-        throw new BasinError(400, 'invalid_code', 'The code is not valid; check the time on your device and try again.');
+        throw authErrors.invalid_code({ hint: '; check the time on your device and try again' });
       }
       auth.users.update(u.id, { totp_secret_enc: u.totp_pending_enc, totp_pending_enc: null, totp_enabled: 1 });
       auth.audit.record({ actor: u, action: '2fa.enable', ip: rc.ip(req), outcome: 'success' });
@@ -45,9 +46,9 @@ export function registerTwoFactorRoutes(ctx: PluginContext, rc: RouteContext): v
 
   r.post(
     '/api/auth/2fa/verify',
-    { permission: 'auth', allowPartial: true, allowPending: true, schema: { summary: 'Second login step: a TOTP or recovery code upgrades the partial session', body: Type.Object({ code: Type.String({ minLength: 1, maxLength: 64 }) }) } },
+    { errors: [authErrors.session_required, authErrors['2fa_not_pending'], authErrors.invalid_login_code, authErrors.invalid_code], permission: 'auth', allowPartial: true, allowPending: true, schema: { summary: 'Second login step: a TOTP or recovery code upgrades the partial session', body: Type.Object({ code: Type.String({ minLength: 1, maxLength: 64 }) }) } },
     async (req, reply) => {
-      if (!req.principal?.partial) throw errors.badRequest('No second factor is pending for this session.', undefined, '2fa_not_pending');
+      if (!req.principal?.partial) throw authErrors['2fa_not_pending']();
       const session = rc.session(req);
       try {
         const res = auth.verifySecondFactor(session, req.body.code, rc.ip(req), req.headers['user-agent']);
@@ -67,7 +68,7 @@ export function registerTwoFactorRoutes(ctx: PluginContext, rc: RouteContext): v
     },
   );
 
-  r.post('/api/auth/2fa/disable', { permission: 'auth', schema: { summary: 'Disable 2FA (needs your password)', body: Type.Object({ password: Type.String() }) } }, async (req) => {
+  r.post('/api/auth/2fa/disable', { errors: [authErrors.auth_disabled, authErrors.invalid_password], permission: 'auth', schema: { summary: 'Disable 2FA (needs your password)', body: Type.Object({ password: Type.String() }) } }, async (req) => {
     const u = rc.user(req);
     await auth.requirePassword(u, req.body.password, '2fa.disable', rc.ip(req));
     auth.users.update(u.id, { totp_enabled: 0, totp_secret_enc: null, totp_pending_enc: null });
@@ -78,12 +79,12 @@ export function registerTwoFactorRoutes(ctx: PluginContext, rc: RouteContext): v
 
   r.post(
     '/api/auth/2fa/regenerate-recovery',
-    { permission: 'auth', schema: { summary: 'New recovery codes (needs password and a current TOTP code)', body: Type.Object({ password: Type.String(), code: Type.String() }) } },
+    { errors: [authErrors.auth_disabled, authErrors['2fa_not_enabled'], authErrors.invalid_password, authErrors.invalid_code], permission: 'auth', schema: { summary: 'New recovery codes (needs password and a current TOTP code)', body: Type.Object({ password: Type.String(), code: Type.String() }) } },
     async (req) => {
       const u = rc.user(req);
-      if (!u.totp_enabled || !u.totp_secret_enc) throw errors.badRequest('Two-factor authentication is not enabled.', undefined, '2fa_not_enabled');
+      if (!u.totp_enabled || !u.totp_secret_enc) throw authErrors['2fa_not_enabled']();
       await auth.requirePassword(u, req.body.password, '2fa.regenerate_recovery', rc.ip(req));
-      if (!auth.twoFactor.useCode(u.id, u.totp_secret_enc, req.body.code.trim())) throw new BasinError(400, 'invalid_code', 'The code is not valid.');
+      if (!auth.twoFactor.useCode(u.id, u.totp_secret_enc, req.body.code.trim())) throw authErrors.invalid_code();
       const recovery_codes = auth.twoFactor.regenerateRecoveryCodes(u.id);
       auth.audit.record({ actor: u, action: '2fa.regenerate_recovery', ip: rc.ip(req), outcome: 'success' });
       return { recovery_codes };

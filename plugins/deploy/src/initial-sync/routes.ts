@@ -33,7 +33,7 @@ export function registerInitialSyncRoutes(ctx: PluginContext, runner: InitialSyn
       permission: INITIAL_SYNC_PERMISSION,
       schema: { summary: 'Start the initial sync of every enabled source (one-time deploy token or admin)', body: Type.Optional(Type.Union([Type.Object({ sources: Type.Optional(Type.Array(Type.String(), { maxItems: 1000 })) }, { additionalProperties: false }), Type.Null()])) },
     },
-    async (req: FastifyRequest<{ Body: { sources?: string[] } | null | undefined }>, reply) => {
+    async (req, reply) => {
       if (req.principal?.kind === 'deploy_token') {
         if (!tokens.spend()) throw new BasinError(401, 'deploy_token_used', 'The deploy token was already used to start the initial sync; an admin can start it again after logging in.');
       }

@@ -36,7 +36,7 @@ export function registerOAuthRoutes(ctx: PluginContext, d: OAuthRouteDeps): void
   ctx.routes.delete(
     '/api/secrets/oauth/:source_type',
     { permission: 'config.manage', schema: { summary: "Disconnect a source type's provider OAuth (its stored tokens are deleted)", params: Params } },
-    async (req: FastifyRequest<{ Params: { source_type: string } }>) => {
+    async (req) => {
       d.connections.disconnect(req.params.source_type);
       d.audit('oauth.disconnect', actor(req), req.params.source_type, {});
       return { source_type: req.params.source_type, connected: false };
@@ -46,7 +46,7 @@ export function registerOAuthRoutes(ctx: PluginContext, d: OAuthRouteDeps): void
   ctx.routes.get(
     '/oauth/connect/:source_type',
     { permission: 'config.manage', schema: { summary: "Start connecting a source type's provider (authorization code with PKCE); redirects to the provider", params: Params } },
-    async (req: FastifyRequest<{ Params: { source_type: string } }>, reply: FastifyReply) => {
+    async (req, reply) => {
       const base = d.publicUrl();
       if (!base) {
         throw errors.badRequest(
@@ -74,7 +74,7 @@ export function registerOAuthRoutes(ctx: PluginContext, d: OAuthRouteDeps): void
         querystring: Type.Object({ code: Type.Optional(Type.String({ maxLength: 4096 })), state: Type.Optional(Type.String({ maxLength: 512 })), error: Type.Optional(Type.String({ maxLength: 512 })) }),
       },
     },
-    async (req: FastifyRequest<{ Params: { source_type: string }; Querystring: { code?: string; state?: string; error?: string } }>, reply: FastifyReply) => {
+    async (req, reply) => {
       const type = req.params.source_type;
       reply.header('set-cookie', `${BIND_COOKIE}=; Path=${CALLBACK_PATH}; HttpOnly; SameSite=Lax; Max-Age=0`);
       try {

@@ -2,13 +2,14 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { BasinError, coreServices, errors, ident, resolveInside, type PluginContext } from '@basin/core';
+import { BasinError, coreServices, errors, ident, resolveInside, type PluginContext, coreErrors } from '@basin/core';
 import { Type } from '@sinclair/typebox';
 import { rawSchema, type SourcesConfig } from '@basin/plugin-sources/contract';
 import type { SyncEngineImpl } from '../engine.js';
 import { checkContent, formatFromName } from '../sniff.js';
 import type { SyncStore } from '../store.js';
 import { SourceParams } from './params.js';
+import { syncErrors } from '../errors.js';
 
 export interface UploadsSection {
   max_file_mb: number;
@@ -30,7 +31,7 @@ function dirOf(projectDir: string, sources: SourcesConfig, name: string): Source
   const s = sources.find(name);
   if (!s) throw errors.notFound(`Source "${name}"`);
   const dir = sources.directory(s);
-  if (!dir) throw errors.badRequest(`Source "${name}" (type ${s.type}) does not read files from a directory.`, { source: name }, 'not_a_file_source');
+  if (!dir) throw syncErrors.not_a_file_source({ source: name, type: s.type }, { details: { source: name } });
   const block = sources.block(s);
   const configured = String(block.directory ?? block.bucket_url ?? '');
   const real = (p: string) => {
@@ -79,7 +80,7 @@ function listFiles(dir: string): string[] {
 export function registerFileRoutes(ctx: PluginContext, d: { sources: SourcesConfig; store: SyncStore; engine: SyncEngineImpl; maxBytes: number }): void {
   ctx.routes.post(
     '/api/sources/:source_name/upload-csv',
-    {
+    { errors: [syncErrors.not_a_file_source, syncErrors.multipart_required, syncErrors.file_required, syncErrors.unsupported_file_type, syncErrors.invalid_file_content, syncErrors.invalid_file_name], response: { 201: Type.Unknown({ description: 'the stored file' }) },
       permission: 'csv.upload',
       schema: {
         params: SourceParams,
@@ -90,26 +91,26 @@ export function registerFileRoutes(ctx: PluginContext, d: { sources: SourcesConf
     },
     async (req, reply) => {
       const { dir, source, shown } = dirOf(ctx.config.projectDir, d.sources, req.params.source_name);
-      if (!req.isMultipart()) throw errors.badRequest('Send the file as multipart/form-data in a field named "file".', undefined, 'multipart_required');
+      if (!req.isMultipart()) throw syncErrors.multipart_required();
       const part = await req.file({ limits: { fileSize: d.maxBytes, files: 1 } });
-      if (!part) throw errors.badRequest('No file in the upload; send it in a field named "file".', undefined, 'file_required');
+      if (!part) throw syncErrors.file_required();
       const name = safeName(part.filename || '');
       const format = formatFromName(name);
       if (!name || !format) {
         part.file.resume();
-        throw errors.badRequest(`"${part.filename}" is not an accepted file type; upload .csv, .json, .jsonl, .ndjson or .parquet.`, { filename: part.filename }, 'unsupported_file_type');
+        throw syncErrors.unsupported_file_type({ filename: part.filename }, { details: { filename: part.filename } });
       }
       fs.mkdirSync(dir, { recursive: true });
       const tmp = path.join(dir, `.upload-${crypto.randomBytes(6).toString('hex')}.tmp`);
       try {
         await pipeline(part.file, fs.createWriteStream(tmp, { mode: 0o644 }));
         if (part.file.truncated) {
-          throw errors.tooLarge(`The file is larger than the upload limit of ${Math.round(d.maxBytes / 1048576)} MB (uploads.max_file_mb in project.yml).`, { limit_bytes: d.maxBytes });
+          throw coreErrors.payload_too_large({ reason: `The file is larger than the upload limit of ${Math.round(d.maxBytes / 1048576)} MB (uploads.max_file_mb in project.yml).` }, { details: { limit_bytes: d.maxBytes } });
         }
         const problem = checkContent(tmp, format);
-        if (problem) throw errors.badRequest(`"${name}" is not a valid ${format.toUpperCase()} file: ${problem}.`, { filename: name, format }, 'invalid_file_content');
+        if (problem) throw syncErrors.invalid_file_content({ filename: name, format, problem }, { details: { filename: name, format } });
         const target = resolveInside(dir, name);
-        if (!target) throw errors.badRequest('The file name is not allowed.', { filename: name }, 'invalid_file_name');
+        if (!target) throw syncErrors.invalid_file_name({ details: { filename: name } });
         fs.renameSync(tmp, target);
         const size = fs.statSync(target).size;
         d.store.log(source, null, 'info', `uploaded ${name} (${size} bytes)`, ctx.clock.now().toISOString());
@@ -128,7 +129,7 @@ export function registerFileRoutes(ctx: PluginContext, d: { sources: SourcesConf
         return { source, file: name, path: shown(target), size, format, sync, sync_skipped: syncSkipped };
       } catch (e) {
         if (e && typeof e === 'object' && (e as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-          throw errors.tooLarge(`The file is larger than the upload limit of ${Math.round(d.maxBytes / 1048576)} MB (uploads.max_file_mb in project.yml).`, { limit_bytes: d.maxBytes });
+          throw coreErrors.payload_too_large({ reason: `The file is larger than the upload limit of ${Math.round(d.maxBytes / 1048576)} MB (uploads.max_file_mb in project.yml).` }, { details: { limit_bytes: d.maxBytes } });
         }
         throw e;
       } finally {
@@ -137,7 +138,7 @@ export function registerFileRoutes(ctx: PluginContext, d: { sources: SourcesConf
     },
   );
 
-  ctx.routes.get('/api/sources/:source_name/csv-files', { permission: 'public', schema: { params: SourceParams, summary: 'Files on disk and files loaded in the warehouse' } }, async (req) => {
+  ctx.routes.get('/api/sources/:source_name/csv-files', { errors: [syncErrors.not_a_file_source], permission: 'public', schema: { params: SourceParams, summary: 'Files on disk and files loaded in the warehouse' } }, async (req) => {
     const { dir, source, shown } = dirOf(ctx.config.projectDir, d.sources, req.params.source_name);
     const loaded = new Map<string, Array<{ table: string; rows: number }>>();
     for (const t of d.store.tables(source)) {
@@ -166,27 +167,27 @@ export function registerFileRoutes(ctx: PluginContext, d: { sources: SourcesConf
 
   ctx.routes.delete(
     '/api/sources/:source_name/csv-files',
-    { permission: 'csv.delete', schema: { params: SourceParams, querystring: Type.Object({ file_path: Type.String({ minLength: 1, maxLength: 4096 }) }), summary: "Delete a file from the source's directory" } },
+    { errors: [syncErrors.not_a_file_source, syncErrors.path_outside_directory, syncErrors.not_a_file], permission: 'csv.delete', schema: { params: SourceParams, querystring: Type.Object({ file_path: Type.String({ minLength: 1, maxLength: 4096 }) }), summary: "Delete a file from the source's directory" } },
     async (req) => {
       const { dir, source, shown } = dirOf(ctx.config.projectDir, d.sources, req.params.source_name);
       if (!fs.existsSync(dir)) throw errors.notFound(`Directory of source "${source}"`);
       const given: string = req.query.file_path;
-      if (given.split(/[\\/]/).includes('..')) throw errors.badRequest('file_path may not contain "..".', { file_path: given }, 'path_outside_directory');
+      if (given.split(/[\\/]/).includes('..')) throw syncErrors.path_outside_directory({ reason: 'file_path may not contain "..".' }, { details: { file_path: given } });
       // a name relative to the directory, or the project-relative path this API lists
       let real = resolveInside(dir, given);
       if (real && !fs.existsSync(real) && !path.isAbsolute(given)) {
         const fromProject = resolveInside(ctx.config.projectDir, given);
         if (fromProject && resolveInside(dir, fromProject)) real = fromProject;
       }
-      if (!real) throw errors.badRequest(`file_path is outside the directory of source "${source}".`, { file_path: given }, 'path_outside_directory');
-      if (real === fs.realpathSync(dir)) throw errors.badRequest('file_path names the directory itself, not a file.', { file_path: given }, 'not_a_file');
+      if (!real) throw syncErrors.path_outside_directory({ reason: `file_path is outside the directory of source "${source}".` }, { details: { file_path: given } });
+      if (real === fs.realpathSync(dir)) throw syncErrors.not_a_file({ reason: 'file_path names the directory itself, not a file.' }, { details: { file_path: given } });
       let st: fs.Stats;
       try {
         st = fs.statSync(real);
       } catch {
         throw errors.notFound(`File "${given}"`);
       }
-      if (!st.isFile()) throw errors.badRequest('file_path is not a regular file.', { file_path: given }, 'not_a_file');
+      if (!st.isFile()) throw syncErrors.not_a_file({ reason: 'file_path is not a regular file.' }, { details: { file_path: given } });
       fs.rmSync(real);
       d.store.log(source, null, 'info', `deleted ${path.relative(fs.realpathSync(dir), real)}`, ctx.clock.now().toISOString());
       return { deleted: true, path: shown(real), note: 'its rows leave the raw table at the next sync' };

@@ -1,9 +1,10 @@
-import { errors, type PluginContext } from '@basin/core';
+import { errors, type PluginContext, coreErrors } from '@basin/core';
 import { Type } from '@sinclair/typebox';
 import type { SyncEngineImpl } from '../engine.js';
 import type { SourcesConfig } from '@basin/plugin-sources/contract';
 import type { SyncOptions } from '../types.js';
 import { SourceParams } from './params.js';
+import { syncErrors } from '../errors.js';
 
 const DATE = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD' });
 const SyncBody = Type.Object(
@@ -17,16 +18,16 @@ const TriggerBody = Type.Object(
 
 function checkDates(start?: string, end?: string): void {
   for (const [k, v] of [['start_date', start], ['end_date', end]] as const) {
-    if (v && Number.isNaN(new Date(`${v}T00:00:00Z`).getTime())) throw errors.badRequest(`${k} "${v}" is not a real date`, { field: k }, 'invalid_date');
-    if (v && new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) !== v) throw errors.badRequest(`${k} "${v}" is not a real date`, { field: k }, 'invalid_date');
+    if (v && Number.isNaN(new Date(`${v}T00:00:00Z`).getTime())) throw syncErrors.invalid_date({ field: k, value: v }, { details: { field: k } });
+    if (v && new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) !== v) throw syncErrors.invalid_date({ field: k, value: v }, { details: { field: k } });
   }
-  if (start && end && end < start) throw errors.badRequest(`end_date ${end} is before start_date ${start}`, { start_date: start, end_date: end }, 'invalid_date_range');
+  if (start && end && end < start) throw syncErrors.invalid_date_range({ start, end }, { details: { start_date: start, end_date: end } });
 }
 
 export function registerSyncRoutes(ctx: PluginContext, engine: SyncEngineImpl, sources: SourcesConfig): void {
   ctx.routes.post(
     '/api/sources/:source_name/sync',
-    {
+    { errors: [syncErrors.invalid_date, syncErrors.invalid_date_range, syncErrors.sync_in_progress], response: { 202: Type.Unknown({ description: 'the sync started' }) },
       permission: 'source.sync',
       schema: { params: SourceParams, body: SyncBody, summary: 'Start a sync of one source (202 with the sync record)' },
       // every field has a default, so an empty request is a plain sync
@@ -46,7 +47,7 @@ export function registerSyncRoutes(ctx: PluginContext, engine: SyncEngineImpl, s
     },
   );
 
-  ctx.routes.post('/api/sync/trigger', { permission: 'source.sync', schema: { body: TriggerBody, summary: 'Start syncs of several sources' } }, async (req, reply) => {
+  ctx.routes.post('/api/sync/trigger', { errors: [syncErrors.sync_in_progress], response: { 202: Type.Unknown({ description: 'the syncs started' }) }, permission: 'source.sync', schema: { body: TriggerBody, summary: 'Start syncs of several sources' } }, async (req, reply) => {
     const body = req.body as { sources: string[]; full_refresh: boolean };
     const unknown = body.sources.filter((n) => !sources.find(n));
     if (unknown.length) throw errors.notFound(`Source(s) ${unknown.map((n) => `"${n}"`).join(', ')}`, { sources: unknown });
@@ -66,10 +67,10 @@ export function registerSyncRoutes(ctx: PluginContext, engine: SyncEngineImpl, s
     return r;
   });
 
-  ctx.routes.post('/api/sync/:record_id/cancel', { permission: 'source.sync', schema: { params: Type.Object({ record_id: Type.String({ maxLength: 100 }) }), summary: 'Cancel a running sync' } }, async (req) => {
+  ctx.routes.post('/api/sync/:record_id/cancel', { errors: [coreErrors.not_running], permission: 'source.sync', schema: { params: Type.Object({ record_id: Type.String({ maxLength: 100 }) }), summary: 'Cancel a running sync' } }, async (req) => {
     const r = engine.get(req.params.record_id);
     if (!r) throw errors.notFound(`Sync record "${req.params.record_id}"`);
-    if (!engine.cancel(r.id)) throw errors.conflict('not_running', `Sync ${r.id} is not running (status ${r.status}).`);
+    if (!engine.cancel(r.id)) throw coreErrors.not_running({ reason: `Sync ${r.id} is not running (status ${r.status}).` });
     return { cancelled: true, id: r.id };
   });
 }
