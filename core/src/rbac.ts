@@ -11,6 +11,8 @@ export interface PermissionSpec {
   /** roles granted this permission; admin always holds every permission */
   roles: Role[];
   description?: string;
+  /** a Basin permission beyond SPEC's matrix (e.g. initial_sync.run): not counted among the core permissions */
+  beyondSpec?: boolean;
 }
 
 /** Role sets for manifests: a permission granted from a role upwards (admin holds every permission anyway). */
@@ -27,7 +29,7 @@ export const grantedFrom: Record<Role, Role[]> = {
 export const CORE_PERMISSIONS: PermissionSpec[] = [];
 
 export function recordBundledPermissions(specs: PermissionSpec[]): void {
-  for (const p of specs) if (!CORE_PERMISSIONS.some((c) => c.name === p.name)) CORE_PERMISSIONS.push(p);
+  for (const p of specs) if (!p.beyondSpec && !CORE_PERMISSIONS.some((c) => c.name === p.name)) CORE_PERMISSIONS.push(p);
 }
 
 /** Route access levels besides a permission name. */

@@ -22,7 +22,7 @@ export { provision, teardown, updateCloudFile } from './hosted/provision.js';
 export default definePlugin({
   name: 'deploy',
   optionalDependsOn: ['auth', 'sources', 'sync'],
-  permissions: [{ name: INITIAL_SYNC_PERMISSION, roles: ['admin'] }],
+  permissions: [{ name: INITIAL_SYNC_PERMISSION, roles: ['admin'], beyondSpec: true }],
   commands(cli) {
     registerInitialSyncCommands(cli);
     registerDeployCommand(cli);
