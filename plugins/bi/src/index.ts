@@ -1,17 +1,25 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { coreServices, definePlugin, writeFileAtomic, type PluginContext } from '@basin/core';
+import { authRef } from '@basin/plugin-auth/contract';
 import { parseDocument } from 'yaml';
-import fs from 'node:fs';
 import { registerBiCommands } from './cli.js';
 import { biSupervisorRef } from './contract.js';
 import { BiSection } from './config.js';
+import { provisionDashboards, type ProvisionResult } from './dashboards.js';
 import { registerBiProxy } from './proxy.js';
+import { identityOf, openSupersetSession } from './sign-in.js';
 import { SupersetSupervisor } from './supervisor.js';
 import { supersetVenv } from './venv.js';
 
 export { SupersetSupervisor, type SupersetStatus } from './supervisor.js';
 export { supersetVenv, BI_REQUIREMENTS } from './venv.js';
 export { supersetRole } from './roles.js';
+export { readDashboardFiles, type ProvisionResult } from './dashboards.js';
+
+const BI_COOKIE = 'bi.SESSION';
+const cookieList = (v: string | number | string[] | undefined): string[] => (v === undefined ? [] : Array.isArray(v) ? v.map(String) : [String(v)]);
 
 /** Records the warehouse's database id in .basin/bi.yml (SPEC; /api/metabase-config reads it). */
 function saveDatabaseId(projectDir: string, id: number): void {
@@ -25,6 +33,8 @@ function saveDatabaseId(projectDir: string, id: number): void {
 /** Dashboards: Apache Superset started and supervised by Basin, behind /bi with single sign-on (issue 14). */
 export default definePlugin({
   name: 'bi',
+  // the users' Superset passwords live in auth.db (SPEC "Dashboard tool single sign-on")
+  optionalDependsOn: ['auth'],
   configSections: [{ section: 'bi', schema: BiSection }],
   commands: registerBiCommands,
   async register(ctx: PluginContext) {
@@ -36,7 +46,19 @@ export default definePlugin({
     }
     const warehouse = ctx.resolve(coreServices.warehouse);
     const venv = supersetVenv.locate(config.projectDir);
-    const supervisor = new SupersetSupervisor({
+
+    // each user's Superset password: random, sealed in auth.db, never shown; without the auth plugin one per run
+    const auth = ctx.tryResolve(authRef);
+    const fallback = crypto.randomBytes(30).toString('base64url');
+    const passwords = new Map<string | null, string>();
+    const password = (userId: string | null): string => {
+      let p = passwords.get(userId);
+      if (!p) passwords.set(userId, (p = auth ? auth.companions.password(userId, 'superset') : fallback));
+      return p;
+    };
+
+    let dashboards: ProvisionResult[] = [];
+    const supervisor: SupersetSupervisor = new SupersetSupervisor({
       venv: supersetVenv,
       venvDir: venv.dir,
       home: path.join(config.projectDir, '.basin', 'bi'),
@@ -45,11 +67,20 @@ export default definePlugin({
       startTimeoutMs: () => section().start_timeout_seconds * 1000,
       log: ctx.log,
       onDatabaseId: (id) => saveDatabaseId(config.projectDir, id),
+      // the project's dashboards/*.yml, made by a provisioning account (Admin) with a password of this run
+      afterStart: async (databaseId) => {
+        const identity = { username: 'provisioning@basin.local', role: 'Admin' as const, password: crypto.randomBytes(30).toString('base64url') };
+        dashboards = await provisionDashboards({ dir: path.join(config.projectDir, 'dashboards'), port: config.platform.bi_port, secret: supervisor.proxySecret, identity, databaseId });
+        for (const d of dashboards) {
+          if (d.state === 'failed') ctx.log.warn({ file: `dashboards/${d.file}`, error: d.error }, 'dashboard not provisioned');
+          else ctx.log.info({ file: `dashboards/${d.file}`, state: d.state, id: d.dashboard_id }, 'dashboard provisioned');
+        }
+      },
     });
     ctx.provide(biSupervisorRef, supervisor);
-    await registerBiProxy(ctx, { supervisor, port: () => config.platform.bi_port });
+    await registerBiProxy(ctx, { supervisor, port: () => config.platform.bi_port, password });
 
-    ctx.health(() => ({ bi: supervisor.current }));
+    ctx.health(() => ({ bi: { ...supervisor.current, dashboards } }));
     ctx.status(() => {
       const s = supervisor.current;
       const state = s.state === 'running' ? 'running' : s.state === 'failed' ? 'error' : s.state === 'stopped' ? 'stopped' : 'starting';
@@ -62,13 +93,28 @@ export default definePlugin({
     });
     ctx.onStop(() => supervisor.stop());
 
-    // logging out of Basin ends the dashboard session too
+    // /query is SQL Lab while Superset runs (otherwise the UI's own query page answers)
+    ctx.http.addHook('onRequest', async (req, reply) => {
+      if (req.method !== 'GET' || req.url.split('?')[0] !== '/query') return;
+      if (supervisor.current.state === 'running' && req.principal?.permissions.has('dashboard.view') && !req.principal.partial) return reply.redirect('/bi/sqllab/');
+    });
+
     ctx.http.addHook('onSend', async (req, reply, payload) => {
+      if (req.method !== 'POST' && req.method !== 'GET') return payload;
+      // logging out of Basin ends the dashboard session too
       if (req.method === 'POST' && req.routeOptions.url === '/api/auth/logout' && reply.statusCode < 300) {
-        const prev = reply.getHeader('set-cookie');
-        const list = prev === undefined ? [] : Array.isArray(prev) ? prev.map(String) : [String(prev)];
-        reply.header('set-cookie', [...list, 'bi.SESSION=; Path=/bi; Max-Age=0; HttpOnly; SameSite=Lax']);
+        reply.header('set-cookie', [...cookieList(reply.getHeader('set-cookie')), `${BI_COOKIE}=; Path=/bi; Max-Age=0; HttpOnly; SameSite=Lax`]);
+        return payload;
       }
+      // logging in (password, second factor, single sign-on callback) opens the dashboard session next to Basin's
+      const set = cookieList(reply.getHeader('set-cookie'));
+      const session = set.find((c) => /^basin_session=[^;]/.test(c));
+      if (!session || reply.statusCode >= 400 || supervisor.current.state !== 'running') return payload;
+      const authn = ctx.tryResolve(coreServices.authenticator);
+      const principal = authn?.authenticateHeaders ? await authn.authenticateHeaders({ cookie: session.split(';')[0] }, req.ip) : null;
+      if (!principal?.userId || principal.partial || principal.pending || !principal.permissions.has('dashboard.view')) return payload;
+      const value = await openSupersetSession(config.platform.bi_port, supervisor.proxySecret, identityOf(principal, password), 5000);
+      if (value) reply.header('set-cookie', [...set, `${BI_COOKIE}=${value}; Path=/bi; HttpOnly; SameSite=Lax${session.includes('Secure') ? '; Secure' : ''}`]);
       return payload;
     });
   },

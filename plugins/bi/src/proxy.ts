@@ -1,7 +1,8 @@
 import httpProxy from '@fastify/http-proxy';
 import { BasinError, type PluginContext } from '@basin/core';
 import type { FastifyRequest } from 'fastify';
-import { PROXY_ROUTES, supersetRole } from './roles.js';
+import { PROXY_ROUTES } from './roles.js';
+import { identityOf, signInHeaders } from './sign-in.js';
 import type { SupersetSupervisor } from './supervisor.js';
 
 /** Basin's cookies stay with Basin; client copies of the trusted headers never pass. */
@@ -17,7 +18,7 @@ function forwardHeaders(headers: Record<string, string | string[] | undefined>):
  * /bi/* (and the asset paths Superset 6.1 asks for outside its prefix) to Superset on loopback, signed in
  * as the caller by trusted headers that only this proxy sets, with the shared secret of this start.
  */
-export async function registerBiProxy(ctx: PluginContext, deps: { supervisor: SupersetSupervisor; port: () => number }): Promise<void> {
+export async function registerBiProxy(ctx: PluginContext, deps: { supervisor: SupersetSupervisor; port: () => number; password: (userId: string | null) => string }): Promise<void> {
   const upstream = () => `http://127.0.0.1:${deps.port()}`;
   const guard = async (req: FastifyRequest) => {
     if (!req.principal) throw new BasinError(401, 'not_authenticated', 'Log in to Basin first.');
@@ -26,15 +27,10 @@ export async function registerBiProxy(ctx: PluginContext, deps: { supervisor: Su
       throw new BasinError(503, 'bi_unavailable', `Dashboards are not available (Superset is ${s.state}${s.error ? `: ${s.error}` : ''}); see /api/health/platform.`, { state: s.state }, { 'retry-after': '10' });
     }
   };
-  const signIn = (req: { principal: FastifyRequest['principal'] }, headers: Record<string, string | string[] | undefined>) => {
-    const p = req.principal!;
-    return {
-      ...forwardHeaders(headers),
-      'x-basin-proxy-secret': deps.supervisor.proxySecret,
-      'x-basin-user': p.email ?? 'admin@basin.local',
-      'x-basin-role': supersetRole(p),
-    };
-  };
+  const signIn = (req: { principal: FastifyRequest['principal'] }, headers: Record<string, string | string[] | undefined>) => ({
+    ...forwardHeaders(headers),
+    ...signInHeaders(deps.supervisor.proxySecret, identityOf(req.principal!, deps.password)),
+  });
 
   // the proxied tool's paths are not Basin's API: keep them out of the OpenAPI document
   await ctx.http.register(async (scope) => {

@@ -27,6 +27,8 @@ export interface SupervisorDeps {
   log: Logger;
   /** the warehouse's id in Superset, once registered */
   onDatabaseId: (id: number) => void;
+  /** after each full start (not after a crash restart): provisions the project's dashboards; failures are logged */
+  afterStart?: (databaseId: number) => Promise<void>;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -131,7 +133,12 @@ export class SupersetSupervisor {
     const id = /"database_id":\s*(\d+)/.exec(provisioned)?.[1];
     if (id) this.d.onDatabaseId(Number(id));
     await this.launch();
+    this.databaseId = id ? Number(id) : null;
+    if (this.databaseId !== null && this.d.afterStart) await this.d.afterStart(this.databaseId).catch((e) => this.d.log.warn({ err: e }, 'Superset: dashboard provisioning failed'));
   }
+
+  /** the warehouse's database id in Superset (null before the first start) */
+  databaseId: number | null = null;
 
   private async launch(): Promise<void> {
     this.status.state = 'starting';
