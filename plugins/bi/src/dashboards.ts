@@ -25,6 +25,7 @@ export const DashboardFile = Type.Object(
   {
     title: Type.String({ minLength: 1, maxLength: 500 }),
     slug: Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,254}$' }),
+    /** shown in the YAML only (Superset's dashboard has no description field) */
     description: Type.Optional(Type.String()),
     charts: Type.Array(Chart, { minItems: 1, maxItems: 50 }),
   },
@@ -164,7 +165,7 @@ export async function provisionDashboards(opts: { dir: string; port: number; sec
       // datasets first: a missing table (dbt not run yet) fails before anything is created
       const ids = [];
       for (const c of def.charts) ids.push(await datasetId(c.dataset));
-      const dash = await api.must<{ id: number }>('POST', '/api/v1/dashboard/', { dashboard_title: def.title, slug: def.slug, published: true, ...(def.description ? { description: def.description } : {}) });
+      const dash = await api.must<{ id: number }>('POST', '/api/v1/dashboard/', { dashboard_title: def.title, slug: def.slug, published: true });
       const charts: Array<{ id: number; name: string; width: number; height: number }> = [];
       for (const [i, c] of def.charts.entries()) {
         const params = { ...c.params, datasource: `${ids[i]}__table` };

@@ -45,6 +45,8 @@ export class SupersetSupervisor {
   /** the shared secret of the trusted-header sign-on: new at every start, known only to Basin and Superset */
   readonly proxySecret = crypto.randomBytes(32).toString('base64url');
   private running: Promise<void> | null = null;
+  /** the warehouse's database id in Superset (null before the first start) */
+  databaseId: number | null = null;
 
   constructor(private readonly d: SupervisorDeps) {}
 
@@ -137,8 +139,6 @@ export class SupersetSupervisor {
     if (this.databaseId !== null && this.d.afterStart) await this.d.afterStart(this.databaseId).catch((e) => this.d.log.warn({ err: e }, 'Superset: dashboard provisioning failed'));
   }
 
-  /** the warehouse's database id in Superset (null before the first start) */
-  databaseId: number | null = null;
 
   private async launch(): Promise<void> {
     this.status.state = 'starting';
@@ -201,6 +201,11 @@ export class SupersetSupervisor {
     const t = setTimeout(() => c.kill('SIGKILL'), 8000);
     await gone;
     clearTimeout(t);
+  }
+
+  /** gunicorn's master process id while it runs (benchmarks read its memory) */
+  get pid(): number | null {
+    return this.child?.pid ?? null;
   }
 
   /** Stops the running gunicorn as if it crashed (tests of the restart). */

@@ -56,7 +56,7 @@ async function dbtRun(who: string): Promise<string> {
   assert.equal(run.status, 202, run.text);
   for (let i = 0; i < 900; i++) {
     const r = (await call(who, 'GET', `/api/tx/runs/${run.body.id}`)).body;
-    if (r.status !== 'queued' && r.status !== 'running') return r.status;
+    if (r.status !== 'queued' && r.status !== 'running') return r.status === 'succeeded' ? r.status : `${r.status}: ${JSON.stringify(r).slice(0, 1500)}`;
     await sleep(300);
   }
   return 'timeout';

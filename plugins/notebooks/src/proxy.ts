@@ -71,6 +71,9 @@ export async function registerNotebookProxy(ctx: PluginContext, deps: { service:
           throw errors.conflict('notebook_not_locked', `Lock notebook "${name}" first (POST /api/notebooks/${name}/lock); only the user holding its lock can open it.`);
         }
         if (!server(req)) throw new BasinError(503, 'notebook_server_down', `The server of notebook "${name}" is not running; lock it again to restart it.`);
+        // activity keeps the server from its idle stop: each request, and each WebSocket while it is open
+        deps.servers.touch(name);
+        if (req.headers.upgrade) req.raw.socket.once('close', deps.servers.socketOpened(name));
       },
       replyOptions: {
         getUpstream: (req) => `http://127.0.0.1:${server(req)?.port ?? 9}`,

@@ -40,7 +40,6 @@ export default definePlugin({
         if (!(PAGE_ROUTES as readonly string[]).includes(p.path)) ctx.routes.get(p.path, { permission: 'public', schema: { hide: true } }, async (_req, reply) => reply.headers(headers).type('text/html; charset=utf-8').send(shell));
       }
     });
-    ctx.routes.get('/query', { permission: 'public', schema: { hide: true } }, async (_req, reply) => reply.redirect('/bi/sqllab/'));
 
     ctx.routes.get('/ui/vendor/:file', { permission: 'public', schema: { hide: true } }, async (req, reply) => {
       const file = vendor[req.params.file as string];
