@@ -29,7 +29,7 @@ before(async () => {
   }
   const sync = await api('ann', 'POST', '/api/sources/shop/sync', {});
   assert.equal(sync.status, 202, JSON.stringify(sync.body));
-  for (let i = 0; i < 100 && !fs.existsSync(app.warehouse.servingPath); i++) await new Promise((r) => setTimeout(r, 100));
+  for (let i = 0; i < 600 && !fs.existsSync(app.warehouse.servingPath); i++) await new Promise((r) => setTimeout(r, 100));
 });
 after(() => app?.close());
 
@@ -126,7 +126,7 @@ test('lock starts the server; the proxy serves only the holder, adds the token, 
   const sync = await api('ann', 'POST', '/api/sources/shop/sync', {});
   assert.equal(sync.status, 202);
   let status = '';
-  for (let i = 0; i < 100 && status !== 'succeeded' && status !== 'failed'; i++) {
+  for (let i = 0; i < 600 && status !== 'succeeded' && status !== 'failed'; i++) {
     await new Promise((r) => setTimeout(r, 100));
     status = (await api('ann', 'GET', `/api/sync/status/${sync.body.id ?? sync.body.sync_id}`)).body.status;
   }
