@@ -58,7 +58,7 @@ for (const n of names.slice(1)) {
   sockets.push(await run(n));
 }
 const all = names.reduce((s, n) => s + treeRssMb(serverPid(n)), 0);
-const basin = treeRssMb(process.pid);
+const basin = process.memoryUsage().rss / 1024 / 1024; // Basin alone (its tree would include the marimo servers)
 for (const s of sockets) s.close();
 for (const n of names) await api('POST', `/api/notebooks/${n}/release`);
 await app.close();

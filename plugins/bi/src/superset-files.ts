@@ -90,8 +90,12 @@ def FLASK_APP_MUTATOR(app):
     app.before_request(_sign_in_from_proxy)
 `;
 
-/** Registers (or updates) the "warehouse" database on the serving copy; prints {"database_id": n}. */
-export const PROVISION_SCRIPT = `"""Registers Basin's warehouse in Superset: DuckDB through duckdb-engine, read-only on the serving copy."""
+/**
+ * One Python process before gunicorn (each `superset` command costs a full app import): with
+ * BASIN_BI_MIGRATE=1 the metadata migrations (`superset db upgrade`) and roles/permissions (`superset
+ * init`) first; then registers (or updates) the "warehouse" database and prints {"database_id": n}.
+ */
+export const PROVISION_SCRIPT = `"""Basin's Superset setup: migrations and init when asked, then the warehouse, read-only on the serving copy."""
 import json
 import os
 
@@ -99,8 +103,17 @@ from superset.app import create_app
 
 app = create_app()
 with app.app_context():
-    from superset import db
+    from superset import db, security_manager as sm
     from superset.models.core import Database
+
+    if os.environ.get("BASIN_BI_MIGRATE") == "1":
+        from flask_migrate import upgrade
+        from superset import appbuilder
+
+        upgrade()
+        appbuilder.add_permissions(update_perms=True)
+        sm.sync_role_definitions()
+        db.session.commit()
 
     serving = os.environ["BASIN_SERVING_DB"]
     d = db.session.query(Database).filter_by(database_name="warehouse").one_or_none()
@@ -115,8 +128,6 @@ with app.app_context():
     db.session.commit()
 
     # Gamma (Basin's viewers) sees only data it is granted: the warehouse is the data every Basin user may read
-    from superset import security_manager as sm
-
     pvm = sm.add_permission_view_menu("database_access", d.perm)
     gamma = sm.find_role("Gamma")
     if gamma is not None and pvm not in gamma.permissions:
