@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { coreServices, definePlugin, writeFileAtomic, type PluginContext } from '@basin/core';
 import { authRef } from '@basin/plugin-auth/contract';
+import type { TxRunCompleted } from '@basin/plugin-transform/contract';
 import { parseDocument } from 'yaml';
 import { registerBiCommands } from './cli.js';
 import { biSupervisorRef } from './contract.js';
@@ -34,7 +35,7 @@ function saveDatabaseId(projectDir: string, id: number): void {
 export default definePlugin({
   name: 'bi',
   // the users' Superset passwords live in auth.db (SPEC "Dashboard tool single sign-on")
-  optionalDependsOn: ['auth'],
+  optionalDependsOn: ['auth', 'transform'],
   configSections: [{ section: 'bi', schema: BiSection }],
   commands: registerBiCommands,
   async register(ctx: PluginContext) {
@@ -58,6 +59,15 @@ export default definePlugin({
     };
 
     let dashboards: ProvisionResult[] = [];
+    // the project's dashboards/*.yml, made by a provisioning account (Admin) with a password of this run
+    const provision = async (databaseId: number): Promise<void> => {
+      const identity = { username: 'provisioning@basin.local', role: 'Admin' as const, password: crypto.randomBytes(30).toString('base64url') };
+      dashboards = await provisionDashboards({ dir: path.join(config.projectDir, 'dashboards'), port: config.platform.bi_port, secret: supervisor.proxySecret, identity, databaseId });
+      for (const d of dashboards) {
+        if (d.state === 'failed') ctx.log.warn({ file: `dashboards/${d.file}`, error: d.error }, 'dashboard not provisioned');
+        else if (d.state === 'created') ctx.log.info({ file: `dashboards/${d.file}`, id: d.dashboard_id }, 'dashboard provisioned');
+      }
+    };
     const supervisor: SupersetSupervisor = new SupersetSupervisor({
       venv: supersetVenv,
       venvDir: venv.dir,
@@ -67,17 +77,29 @@ export default definePlugin({
       startTimeoutMs: () => section().start_timeout_seconds * 1000,
       log: ctx.log,
       onDatabaseId: (id) => saveDatabaseId(config.projectDir, id),
-      // the project's dashboards/*.yml, made by a provisioning account (Admin) with a password of this run
-      afterStart: async (databaseId) => {
-        const identity = { username: 'provisioning@basin.local', role: 'Admin' as const, password: crypto.randomBytes(30).toString('base64url') };
-        dashboards = await provisionDashboards({ dir: path.join(config.projectDir, 'dashboards'), port: config.platform.bi_port, secret: supervisor.proxySecret, identity, databaseId });
-        for (const d of dashboards) {
-          if (d.state === 'failed') ctx.log.warn({ file: `dashboards/${d.file}`, error: d.error }, 'dashboard not provisioned');
-          else ctx.log.info({ file: `dashboards/${d.file}`, state: d.state, id: d.dashboard_id }, 'dashboard provisioned');
-        }
-      },
+      afterStart: (databaseId) => provision(databaseId),
     });
     ctx.provide(biSupervisorRef, supervisor);
+    // a dashboard whose tables did not exist yet (dbt had not run) is tried again once a dbt run that built
+    // a model has published the serving copy (the copy Superset reads; it is replaced after the run ends)
+    let retrying = false;
+    let closed = false;
+    const retryAfterPublish = async (): Promise<void> => {
+      retrying = true;
+      try {
+        const mtime = () => (fs.existsSync(warehouse.servingPath) ? fs.statSync(warehouse.servingPath).mtimeMs : 0);
+        const before = mtime();
+        for (let i = 0; i < 900 && !closed && mtime() === before && supervisor.current.state === 'running'; i++) await new Promise((r) => setTimeout(r, 1000).unref());
+        const id = supervisor.databaseId;
+        if (!closed && id !== null && mtime() !== before && supervisor.current.state === 'running') await provision(id);
+      } finally {
+        retrying = false;
+      }
+    };
+    // not awaited: the event bus (and shutdown, which waits for listeners) must not wait for the dbt run
+    ctx.events.on('tx_run_completed', (p: TxRunCompleted) => {
+      if (!retrying && !closed && p.status === 'success' && dashboards.some((d) => d.state === 'failed')) void retryAfterPublish().catch((e) => ctx.log.warn({ err: e }, 'dashboard provisioning failed'));
+    });
     await registerBiProxy(ctx, { supervisor, port: () => config.platform.bi_port, password });
 
     ctx.health(() => ({ bi: { ...supervisor.current, dashboards } }));
@@ -91,7 +113,10 @@ export default definePlugin({
     ctx.onStart(() => {
       if (ctx.launchedByCli) void supervisor.start().catch(() => undefined); // the failure is in health
     });
-    ctx.onStop(() => supervisor.stop());
+    ctx.onStop(() => {
+      closed = true;
+      return supervisor.stop();
+    });
 
     // /query is SQL Lab while Superset runs (otherwise the UI's own query page answers)
     ctx.http.addHook('onRequest', async (req, reply) => {

@@ -69,6 +69,8 @@ before(async () => {
   fs.cpSync(path.join(demo, 'data/uploads'), path.join(dir, 'data/uploads'), { recursive: true });
   for (const layer of ['intermediate', 'marts']) fs.cpSync(path.join(demo, 'tx/models', layer), path.join(dir, 'tx/models', layer), { recursive: true });
   fs.cpSync(path.join(demo, 'dashboards'), path.join(dir, 'dashboards'), { recursive: true });
+  // a dashboard on a model that does not exist yet: provisioned after the dbt run that builds it
+  fs.writeFileSync(path.join(dir, 'dashboards/later.yml'), 'title: Later\nslug: later\ncharts:\n  - name: Channels\n    dataset: main.mart_later\n    params:\n      viz_type: table\n      query_mode: raw\n      all_columns: [channel]\n');
   const f = path.join(dir, '.basin/project.yml');
   fs.writeFileSync(f, fs.readFileSync(f, 'utf8').replace('  port: 8800\n', `  port: 8800\n  bi_port: ${biPort}\n  auto_tx: false\n`) + '\ntx:\n  docs_after_run: false\n');
   app = await bootApp(dir);
@@ -122,7 +124,7 @@ test('before Superset runs, /bi answers 503 and /query is not SQL Lab; then it s
   assert.equal(supervisor().current.state, 'running');
   const health = await call('root', 'GET', '/api/health/platform');
   assert.equal(health.body.bi.state, 'running');
-  assert.deepEqual(health.body.bi.dashboards.map((d: { slug: string; state: string }) => [d.slug, d.state]), [['shop-revenue', 'created']], JSON.stringify(health.body.bi.dashboards));
+  assert.deepEqual(health.body.bi.dashboards.map((d: { slug: string; state: string }) => [d.slug, d.state]), [['later', 'failed'], ['shop-revenue', 'created']], JSON.stringify(health.body.bi.dashboards));
   assert.match(fs.readFileSync(path.join(dir, '.basin/bi.yml'), 'utf8'), /database:\n\s+id: \d+/);
   const q = await call('root', 'GET', '/query');
   assert.equal(q.status, 302);
@@ -280,6 +282,7 @@ test('a sync and a dbt run succeed while a dashboard query runs and a notebook h
   // a dashboard query that takes a while, on the serving copy
   const slow = call('root', 'POST', '/bi/api/v1/sqllab/execute/', { database_id: db.id, sql: 'select count(*) as n from main.fct_orders a, range(3000) r', runAsync: false, schema: 'main' }, { 'x-csrftoken': csrf, referer: `${url}/bi/sqllab/` });
   await sleep(300);
+  fs.writeFileSync(path.join(dir, 'tx/models/marts/mart_later.sql'), 'select distinct channel from {{ ref(\'fct_orders\') }}\n');
   const [sync, dbt] = await Promise.all([waitSync('root', 'orders').then(() => 'succeeded'), dbtRun('root')]);
   assert.equal(sync, 'succeeded');
   assert.equal(dbt, 'succeeded');
@@ -287,6 +290,14 @@ test('a sync and a dbt run succeed while a dashboard query runs and a notebook h
   assert.equal(q.status, 200, q.text.slice(0, 300));
   ws.close();
   assert.equal((await call('root', 'POST', '/api/notebooks/explore_orders/release')).status, 200);
+  // the dbt run built mart_later: its dashboard is provisioned now
+  let later = '';
+  for (let i = 0; i < 200 && later !== 'created'; i++) {
+    later = (await call('root', 'GET', '/api/health/platform')).body.bi.dashboards.find((d: { slug: string }) => d.slug === 'later')?.state;
+    if (later !== 'created') await sleep(200);
+  }
+  assert.equal(later, 'created');
+  assert.equal((await call('root', 'GET', '/bi/api/v1/dashboard/later')).status, 200);
 });
 
 test('Superset restarts after a crash', { timeout: 120_000 }, async () => {
