@@ -11,7 +11,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import WebSocket from 'ws';
 import type { BasinApp } from '@basin/core';
 import type { AuthService } from '@basin/plugin-auth';
@@ -172,6 +172,17 @@ test('SQL Lab reads the demo marts through the read-only serving copy; writes ar
   assert.notEqual(write.status, 200);
 });
 
+/** Waits for a dashboard chart's canvas; on timeout says what the chart shows and which requests failed. */
+async function drawn(page: Page, chart: string, failed: string[], errors: string[]): Promise<void> {
+  const holder = page.locator(`[data-test-chart-name="${chart}"]`);
+  try {
+    await holder.locator('canvas').first().waitFor({ timeout: 150_000 });
+  } catch (e) {
+    const text = (await holder.count()) ? await holder.first().innerText() : '(no such chart on the page)';
+    assert.fail(`${(e as Error).message.split('\n')[0]}\nchart shows: ${text.slice(0, 500)}\nfailed requests: ${failed.join(' | ')}\npage errors: ${errors.join(' | ')}`);
+  }
+}
+
 async function logIn(who: string): Promise<BrowserContext> {
   const context = await browser.newContext({ baseURL: url });
   const res = await context.request.post('/api/auth/login', { data: { email: `${who}@example.com`, password: PASSWORD }, headers: { 'x-requested-with': 'XMLHttpRequest' } });
@@ -179,7 +190,7 @@ async function logIn(who: string): Promise<BrowserContext> {
   return context;
 }
 
-test('in Chromium: an admin logs in to Basin, gets bi.SESSION with the session, and sees the demo dashboard drawn with the demo data', { timeout: 180_000 }, async () => {
+test('in Chromium: an admin logs in to Basin, gets bi.SESSION with the session, and sees the demo dashboard drawn with the demo data', { timeout: 300_000 }, async () => {
   const context = await logIn('root');
   const cookies = await context.cookies();
   assert.ok(cookies.some((c) => c.name === 'basin_session'));
@@ -197,9 +208,13 @@ test('in Chromium: an admin logs in to Basin, gets bi.SESSION with the session, 
   const me = await page.evaluate(async () => (await fetch('/bi/api/v1/me/roles/')).json());
   assert.deepEqual(Object.keys(me.result.roles), ['Admin']);
 
+  const failed: string[] = [];
+  page.on('response', (r) => {
+    if (r.status() >= 400) failed.push(`${r.status()} ${r.request().method()} ${r.url()}`);
+  });
   await page.goto('/bi/superset/dashboard/shop-revenue/');
   // the bar chart of revenue per day and channel is drawn (ECharts renders into a canvas)
-  await page.locator('[data-test-chart-name="Revenue per day and channel"] canvas').first().waitFor({ timeout: 120_000 });
+  await drawn(page, 'Revenue per day and channel', failed, errors);
   // the top customers table shows the best customer from the demo data
   const [top] = await app.warehouse.query<{ customer_id: number }>('select customer_id from main.dim_customers order by lifetime_value desc limit 1');
   const table = page.locator('[data-test-chart-name="Top customers"]');
@@ -209,11 +224,17 @@ test('in Chromium: an admin logs in to Basin, gets bi.SESSION with the session, 
   await context.close();
 });
 
-test('in Chromium: a viewer sees the dashboard but cannot edit it or a chart; after logout /bi/ is refused', { timeout: 180_000 }, async () => {
+test('in Chromium: a viewer sees the dashboard but cannot edit it or a chart; after logout /bi/ is refused', { timeout: 300_000 }, async () => {
   const context = await logIn('vic');
   const page = await context.newPage();
+  const failed: string[] = [];
+  const errors: string[] = [];
+  page.on('response', (r) => {
+    if (r.status() >= 400) failed.push(`${r.status()} ${r.request().method()} ${r.url()}`);
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
   await page.goto('/bi/superset/dashboard/shop-revenue/');
-  await page.locator('[data-test-chart-name="Revenue per day and channel"] canvas').first().waitFor({ timeout: 120_000 });
+  await drawn(page, 'Revenue per day and channel', failed, errors);
   assert.equal(await page.getByText('Edit dashboard').count(), 0, 'no edit button for Gamma');
   const chart = (await call('root', 'GET', '/bi/api/v1/chart/')).body.result[0];
   const put = await page.evaluate(async (id) => (await fetch(`/bi/api/v1/chart/${id}`, { method: 'PUT', headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' }, body: '{"slice_name":"mine"}' })).status, chart.id);
@@ -222,7 +243,9 @@ test('in Chromium: a viewer sees the dashboard but cannot edit it or a chart; af
   const out = await context.request.post('/api/auth/logout', { headers: { 'x-requested-with': 'XMLHttpRequest' } });
   assert.ok(out.status() < 300);
   assert.ok(!(await context.cookies()).some((c) => c.name === 'bi.SESSION'), 'logout ends the dashboard session');
-  const after = await page.goto('/bi/');
+  // a fresh tab: the dashboard's own tab navigates by itself once its requests start failing
+  await page.close();
+  const after = await (await context.newPage()).goto('/bi/');
   assert.equal(after?.status(), 401);
   await context.close();
 });
