@@ -80,7 +80,11 @@ before(async () => {
     const u = await auth.addUserWithPassword({ id: null, email: 'test', ip: null }, `${who}@example.com`, role, PASSWORD);
     keys[who] = auth.keys.create(u.id, 'test', null).key;
   }
-  for (const s of ['customers', 'orders', 'order_items', 'products']) await waitSync('root', s);
+  const sources = ['customers', 'orders', 'order_items', 'products'];
+  for (const s of sources) await waitSync('root', s);
+  // staging models are generated just after each sync (its sync_completed listener): dbt needs all four
+  const staged = (s: string) => fs.existsSync(path.join(dir, 'tx/models/staging', s)) && fs.readdirSync(path.join(dir, 'tx/models/staging', s)).some((f) => f.startsWith(`stg_${s}__`));
+  for (let i = 0; i < 600 && !sources.every(staged); i++) await sleep(100);
   assert.equal(await dbtRun('root'), 'succeeded');
   browser = await launchBrowser();
 });
