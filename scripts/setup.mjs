@@ -8,8 +8,12 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const only = process.argv.slice(2);
-const step = (name) => !only.length || only.includes(name);
+// `setup.mjs NAME...` runs only those steps; `--skip=a,b` runs all but those (npm run demo skips the
+// test-only ones: chromium, postgresql)
+const args = process.argv.slice(2);
+const only = args.filter((a) => !a.startsWith('--'));
+const skip = args.filter((a) => a.startsWith('--skip=')).flatMap((a) => a.slice('--skip='.length).split(','));
+const step = (name) => (!only.length || only.includes(name)) && !skip.includes(name);
 
 function npmInstall() {
   const lock = path.join(root, 'package-lock.json');

@@ -88,6 +88,15 @@ const MIGRATIONS = [
   `,
   // a TOTP code is accepted once: the last time step used is remembered (RFC 6238 §5.2)
   `ALTER TABLE auth_users ADD COLUMN totp_last_step INTEGER;`,
+  // companion tool accounts (the dashboard tool): a random password per user, AES-GCM sealed; no foreign
+  // key because the local account of auth.enabled: false has no user row (AuthService.deleteUser removes rows)
+  `CREATE TABLE auth_companion_accounts (
+    user_id TEXT NOT NULL,
+    tool TEXT NOT NULL,
+    password_enc TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (user_id, tool)
+  );`,
 ];
 
 export function openAuthDb(file: string): SqliteDb {

@@ -1,6 +1,7 @@
 import { errors, isRole, type BasinConfig, type Clock, type EventBus, type Role, type SqliteDb } from '@basin/core';
 import { ApiKeyStore, toPublicKey } from './api-keys.js';
 import { AuditLog } from './audit.js';
+import { CompanionAccounts } from './companion-accounts.js';
 import { randomToken, SecretBox } from './crypto.js';
 import { Lockout } from './lockout.js';
 import { checkPasswordPolicy, dummyVerify, hashPassword, verifyPassword } from './passwords.js';
@@ -40,6 +41,8 @@ export class AuthService {
   readonly lockout: Lockout;
   readonly audit: AuditLog;
   readonly twoFactor: TwoFactor;
+  /** companion tool accounts (the dashboard tool's single sign-on) */
+  readonly companions: CompanionAccounts;
   private readonly now: () => Date;
 
   constructor(
@@ -55,7 +58,9 @@ export class AuthService {
     this.tokens = new TokenStore(db, this.now);
     this.lockout = new Lockout(db, this.now, () => this.settings().lockout);
     this.audit = new AuditLog(db, this.now);
-    this.twoFactor = new TwoFactor(db, SecretBox.load(config.projectDir, config.env('BASIN_SECRET_KEY')), this.now);
+    const box = SecretBox.load(config.projectDir, config.env('BASIN_SECRET_KEY'));
+    this.twoFactor = new TwoFactor(db, box, this.now);
+    this.companions = new CompanionAccounts(db, box, this.now);
   }
 
   settings(): AuthSection {
@@ -267,6 +272,7 @@ export class AuthService {
     const u = this.getUser(id);
     if (u.role === 'admin' && u.status === 'active') this.guardLastAdmin(actor, u, 'user.delete');
     this.users.delete(id);
+    this.companions.forget(id);
     this.audit.record({ actor, action: 'user.delete', target: u.email, ip: actor.ip, outcome: 'success' });
   }
 

@@ -1,17 +1,26 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { coreServices, definePlugin, writeFileAtomic, type PluginContext } from '@basin/core';
+import { authRef } from '@basin/plugin-auth/contract';
+import type { TxRunCompleted } from '@basin/plugin-transform/contract';
 import { parseDocument } from 'yaml';
-import fs from 'node:fs';
 import { registerBiCommands } from './cli.js';
 import { biSupervisorRef, dashboardPermissions } from './contract.js';
 import { BiSection } from './config.js';
+import { provisionDashboards, type ProvisionResult } from './dashboards.js';
 import { registerBiProxy } from './proxy.js';
+import { identityOf, openSupersetSession } from './sign-in.js';
 import { SupersetSupervisor } from './supervisor.js';
 import { supersetVenv } from './venv.js';
 
 export { SupersetSupervisor, type SupersetStatus } from './supervisor.js';
 export { supersetVenv, BI_REQUIREMENTS } from './venv.js';
 export { supersetRole } from './roles.js';
+export { readDashboardFiles, type ProvisionResult } from './dashboards.js';
+
+const BI_COOKIE = 'bi.SESSION';
+const cookieList = (v: string | number | string[] | undefined): string[] => (v === undefined ? [] : Array.isArray(v) ? v.map(String) : [String(v)]);
 
 /** Records the warehouse's database id in .basin/bi.yml (SPEC; /api/metabase-config reads it). */
 function saveDatabaseId(projectDir: string, id: number): void {
@@ -26,6 +35,8 @@ function saveDatabaseId(projectDir: string, id: number): void {
 export default definePlugin({
   name: 'bi',
   permissions: Object.values(dashboardPermissions),
+  // the users' Superset passwords live in auth.db (SPEC "Dashboard tool single sign-on")
+  optionalDependsOn: ['auth', 'transform'],
   configSections: [{ section: 'bi', schema: BiSection }],
   commands: registerBiCommands,
   doctor: (d) => [supersetVenv.doctorCheck(d.projectDir)],
@@ -38,7 +49,28 @@ export default definePlugin({
     }
     const warehouse = ctx.resolve(coreServices.warehouse);
     const venv = supersetVenv.locate(config.projectDir);
-    const supervisor = new SupersetSupervisor({
+
+    // each user's Superset password: random, sealed in auth.db, never shown; without the auth plugin one per run
+    const auth = ctx.tryResolve(authRef);
+    const fallback = crypto.randomBytes(30).toString('base64url');
+    const passwords = new Map<string | null, string>();
+    const password = (userId: string | null): string => {
+      let p = passwords.get(userId);
+      if (!p) passwords.set(userId, (p = auth ? auth.companions.password(userId, 'superset') : fallback));
+      return p;
+    };
+
+    let dashboards: ProvisionResult[] = [];
+    // the project's dashboards/*.yml, made by a provisioning account (Admin) with a password of this run
+    const provision = async (databaseId: number): Promise<void> => {
+      const identity = { username: 'provisioning@basin.local', role: 'Admin' as const, password: crypto.randomBytes(30).toString('base64url') };
+      dashboards = await provisionDashboards({ dir: path.join(config.projectDir, 'dashboards'), port: config.platform.bi_port, secret: supervisor.proxySecret, identity, databaseId });
+      for (const d of dashboards) {
+        if (d.state === 'failed') ctx.log.warn({ file: `dashboards/${d.file}`, error: d.error }, 'dashboard not provisioned');
+        else if (d.state === 'created') ctx.log.info({ file: `dashboards/${d.file}`, id: d.dashboard_id }, 'dashboard provisioned');
+      }
+    };
+    const supervisor: SupersetSupervisor = new SupersetSupervisor({
       venv: supersetVenv,
       venvDir: venv.dir,
       home: path.join(config.projectDir, '.basin', 'bi'),
@@ -47,11 +79,32 @@ export default definePlugin({
       startTimeoutMs: () => section().start_timeout_seconds * 1000,
       log: ctx.log,
       onDatabaseId: (id) => saveDatabaseId(config.projectDir, id),
+      afterStart: (databaseId) => provision(databaseId),
     });
     ctx.provide(biSupervisorRef, supervisor);
-    await registerBiProxy(ctx, { supervisor, port: () => config.platform.bi_port });
+    // a dashboard whose tables did not exist yet (dbt had not run) is tried again once a dbt run that built
+    // a model has published the serving copy (the copy Superset reads; it is replaced after the run ends)
+    let retrying = false;
+    let closed = false;
+    const retryAfterPublish = async (): Promise<void> => {
+      retrying = true;
+      try {
+        const mtime = () => (fs.existsSync(warehouse.servingPath) ? fs.statSync(warehouse.servingPath).mtimeMs : 0);
+        const before = mtime();
+        for (let i = 0; i < 900 && !closed && mtime() === before && supervisor.current.state === 'running'; i++) await new Promise((r) => setTimeout(r, 1000).unref());
+        const id = supervisor.databaseId;
+        if (!closed && id !== null && mtime() !== before && supervisor.current.state === 'running') await provision(id);
+      } finally {
+        retrying = false;
+      }
+    };
+    // not awaited: the event bus (and shutdown, which waits for listeners) must not wait for the dbt run
+    ctx.events.on('tx_run_completed', (p: TxRunCompleted) => {
+      if (!retrying && !closed && p.status === 'success' && dashboards.some((d) => d.state === 'failed')) void retryAfterPublish().catch((e) => ctx.log.warn({ err: e }, 'dashboard provisioning failed'));
+    });
+    await registerBiProxy(ctx, { supervisor, port: () => config.platform.bi_port, password });
 
-    ctx.health(() => ({ bi: supervisor.current }));
+    ctx.health(() => ({ bi: { ...supervisor.current, dashboards } }));
     ctx.status(() => {
       const s = supervisor.current;
       const state = s.state === 'running' ? 'running' : s.state === 'failed' ? 'error' : s.state === 'stopped' ? 'stopped' : 'starting';
@@ -62,15 +115,33 @@ export default definePlugin({
     ctx.onStart(() => {
       if (ctx.launchedByCli) void supervisor.start().catch(() => undefined); // the failure is in health
     });
-    ctx.onStop(() => supervisor.stop());
+    ctx.onStop(() => {
+      closed = true;
+      return supervisor.stop();
+    });
 
-    // logging out of Basin ends the dashboard session too
+    // /query is SQL Lab while Superset runs (otherwise the UI's own query page answers)
+    ctx.http.addHook('onRequest', async (req, reply) => {
+      if (req.method !== 'GET' || req.url.split('?')[0] !== '/query') return;
+      if (supervisor.current.state === 'running' && req.principal?.permissions.has('dashboard.view') && !req.principal.partial) return reply.redirect('/bi/sqllab/');
+    });
+
     ctx.http.addHook('onSend', async (req, reply, payload) => {
+      if (req.method !== 'POST' && req.method !== 'GET') return payload;
+      // logging out of Basin ends the dashboard session too
       if (req.method === 'POST' && req.routeOptions.url === '/api/auth/logout' && reply.statusCode < 300) {
-        const prev = reply.getHeader('set-cookie');
-        const list = prev === undefined ? [] : Array.isArray(prev) ? prev.map(String) : [String(prev)];
-        reply.header('set-cookie', [...list, 'bi.SESSION=; Path=/bi; Max-Age=0; HttpOnly; SameSite=Lax']);
+        reply.header('set-cookie', [...cookieList(reply.getHeader('set-cookie')), `${BI_COOKIE}=; Path=/bi; Max-Age=0; HttpOnly; SameSite=Lax`]);
+        return payload;
       }
+      // logging in (password, second factor, single sign-on callback) opens the dashboard session next to Basin's
+      const set = cookieList(reply.getHeader('set-cookie'));
+      const session = set.find((c) => /^basin_session=[^;]/.test(c));
+      if (!session || reply.statusCode >= 400 || supervisor.current.state !== 'running') return payload;
+      const authn = ctx.tryResolve(coreServices.authenticator);
+      const principal = authn?.authenticateHeaders ? await authn.authenticateHeaders({ cookie: session.split(';')[0] }, req.ip) : null;
+      if (!principal?.userId || principal.partial || principal.pending || !principal.permissions.has('dashboard.view')) return payload;
+      const value = await openSupersetSession(config.platform.bi_port, supervisor.proxySecret, identityOf(principal, password), 5000);
+      if (value) reply.header('set-cookie', [...set, `${BI_COOKIE}=${value}; Path=/bi; HttpOnly; SameSite=Lax${session.includes('Secure') ? '; Secure' : ''}`]);
       return payload;
     });
   },

@@ -1,7 +1,8 @@
 import httpProxy from '@fastify/http-proxy';
 import { type PluginContext, coreErrors } from '@basin/core';
 import type { FastifyRequest } from 'fastify';
-import { PROXY_ROUTES, supersetRole } from './roles.js';
+import { PROXY_ROUTES } from './roles.js';
+import { identityOf, signInHeaders } from './sign-in.js';
 import type { SupersetSupervisor } from './supervisor.js';
 import { biErrors } from './errors.js';
 
@@ -18,7 +19,7 @@ function forwardHeaders(headers: Record<string, string | string[] | undefined>):
  * /bi/* (and the asset paths Superset 6.1 asks for outside its prefix) to Superset on loopback, signed in
  * as the caller by trusted headers that only this proxy sets, with the shared secret of this start.
  */
-export async function registerBiProxy(ctx: PluginContext, deps: { supervisor: SupersetSupervisor; port: () => number }): Promise<void> {
+export async function registerBiProxy(ctx: PluginContext, deps: { supervisor: SupersetSupervisor; port: () => number; password: (userId: string | null) => string }): Promise<void> {
   const upstream = () => `http://127.0.0.1:${deps.port()}`;
   const guard = async (req: FastifyRequest) => {
     if (!req.principal) throw coreErrors.not_authenticated({ reason: 'Log in to Basin first.' });
@@ -27,15 +28,10 @@ export async function registerBiProxy(ctx: PluginContext, deps: { supervisor: Su
       throw biErrors.bi_unavailable({ state: s.state, error: s.error ?? undefined }, { details: { state: s.state }, headers: { 'retry-after': '10' } });
     }
   };
-  const signIn = (req: { principal: FastifyRequest['principal'] }, headers: Record<string, string | string[] | undefined>) => {
-    const p = req.principal!;
-    return {
-      ...forwardHeaders(headers),
-      'x-basin-proxy-secret': deps.supervisor.proxySecret,
-      'x-basin-user': p.email ?? 'admin@basin.local',
-      'x-basin-role': supersetRole(p),
-    };
-  };
+  const signIn = (req: { principal: FastifyRequest['principal'] }, headers: Record<string, string | string[] | undefined>) => ({
+    ...forwardHeaders(headers),
+    ...signInHeaders(deps.supervisor.proxySecret, identityOf(req.principal!, deps.password)),
+  });
 
   // the proxied tool's paths are not Basin's API: keep them out of the OpenAPI document
   await ctx.http.register(async (scope) => {

@@ -27,6 +27,8 @@ export interface SupervisorDeps {
   log: Logger;
   /** the warehouse's id in Superset, once registered */
   onDatabaseId: (id: number) => void;
+  /** after each full start (not after a crash restart): provisions the project's dashboards; failures are logged */
+  afterStart?: (databaseId: number) => Promise<void>;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -43,6 +45,8 @@ export class SupersetSupervisor {
   /** the shared secret of the trusted-header sign-on: new at every start, known only to Basin and Superset */
   readonly proxySecret = crypto.randomBytes(32).toString('base64url');
   private running: Promise<void> | null = null;
+  /** the warehouse's database id in Superset (null before the first start) */
+  databaseId: number | null = null;
 
   constructor(private readonly d: SupervisorDeps) {}
 
@@ -98,9 +102,9 @@ export class SupersetSupervisor {
   }
 
   /** Runs a Superset command to completion; throws with its last output when it fails. */
-  private exec(cmd: string, args: string[]): Promise<string> {
+  private exec(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
     return new Promise((resolve, reject) => {
-      const c = spawn(cmd, args, { cwd: this.d.home, env: this.env(), stdio: ['ignore', 'pipe', 'pipe'] });
+      const c = spawn(cmd, args, { cwd: this.d.home, env: { ...this.env(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
       c.stdout.on('data', (b: Buffer) => {
         out += b.toString();
@@ -120,17 +124,35 @@ export class SupersetSupervisor {
     writeFileAtomic(path.join(this.d.home, 'provision.py'), PROVISION_SCRIPT);
 
     this.status.state = 'initializing';
-    // the metadata database follows Superset's migrations; `init` creates roles and permissions (once per pin set)
+    // migrations and `superset init` run once per pin set (and again when the metadata database is new)
     const stamp = path.join(this.d.home, `.initialized-${this.d.venv.requirementsHash()}`);
-    await this.exec(this.bin('superset'), ['db', 'upgrade']);
-    if (!fs.existsSync(stamp)) {
-      await this.exec(this.bin('superset'), ['init']);
+    const migrate = !fs.existsSync(stamp) || !fs.existsSync(path.join(this.d.home, 'superset.db'));
+    const t0 = Date.now();
+    const provision = () => this.exec(this.d.venv.python(this.d.venvDir), [path.join(this.d.home, 'provision.py')], migrate ? { BASIN_BI_MIGRATE: '1' } : {});
+    let provisioned: string;
+    if (migrate) {
+      // gunicorn must not serve an unmigrated database: one after the other
+      provisioned = await provision();
       fs.writeFileSync(stamp, new Date().toISOString());
+      this.d.log.info({ ms: Date.now() - t0 }, 'Superset metadata migrated and initialised');
+      await this.launch();
+    } else {
+      // the warehouse registration and gunicorn's start each import Superset: side by side
+      const [p, l] = await Promise.allSettled([provision(), this.launch()]);
+      if (p.status === 'rejected' || l.status === 'rejected') {
+        // no half-started Superset: a gunicorn that came up is stopped without a restart
+        const c = this.child;
+        this.child = null;
+        c?.removeAllListeners('exit');
+        c?.kill('SIGKILL');
+        throw p.status === 'rejected' ? p.reason : (l as PromiseRejectedResult).reason;
+      }
+      provisioned = p.value;
     }
-    const provisioned = await this.exec(this.d.venv.python(this.d.venvDir), [path.join(this.d.home, 'provision.py')]);
     const id = /"database_id":\s*(\d+)/.exec(provisioned)?.[1];
     if (id) this.d.onDatabaseId(Number(id));
-    await this.launch();
+    this.databaseId = id ? Number(id) : null;
+    if (this.databaseId !== null && this.d.afterStart) await this.d.afterStart(this.databaseId).catch((e) => this.d.log.warn({ err: e }, 'Superset: dashboard provisioning failed'));
   }
 
   private async launch(): Promise<void> {
@@ -194,6 +216,11 @@ export class SupersetSupervisor {
     const t = setTimeout(() => c.kill('SIGKILL'), 8000);
     await gone;
     clearTimeout(t);
+  }
+
+  /** gunicorn's master process id while it runs (benchmarks read its memory) */
+  get pid(): number | null {
+    return this.child?.pid ?? null;
   }
 
   /** Stops the running gunicorn as if it crashed (tests of the restart). */

@@ -16,6 +16,7 @@ export const GITIGNORE = `# Basin: sensitive and generated files
 .env
 .ingest/secrets.toml
 .basin/bi.yml
+.basin/bi/
 .basin/auth.db*
 .basin/state.db*
 .basin/secret.key

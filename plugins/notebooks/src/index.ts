@@ -18,7 +18,7 @@ export { NotebookService, type NotebookRecord } from './service.js';
 export { marimoVenv, NOTEBOOK_REQUIREMENTS } from './venv.js';
 export { TEMPLATES } from './templates.js';
 
-/** How often expired locks are swept (their servers stopped). */
+/** How often expired locks and idle servers are swept (their servers stopped). */
 const SWEEP_MS = 15_000;
 
 /** the notebook service (this plugin's own; tests read it) */
@@ -34,7 +34,7 @@ export default definePlugin({
   async register(ctx: PluginContext) {
     ctx.page({ path: '/notebooks', title: 'Notebooks', permission: 'notebooks.view', section: 'Operate', order: 20, file: uiFile('notebooks.js') });
     const { config } = ctx;
-    const section = (): NotebooksSection => ({ enabled: true, lock_minutes: 10, max_servers: 3, start_timeout_seconds: 90, ...(config.section<Partial<NotebooksSection>>('notebooks') ?? {}) });
+    const section = (): NotebooksSection => ({ enabled: true, lock_minutes: 10, max_servers: 3, idle_minutes: 30, start_timeout_seconds: 90, ...(config.section<Partial<NotebooksSection>>('notebooks') ?? {}) });
     if (!section().enabled) {
       ctx.status(() => ({ name: 'notebooks', state: 'stopped', detail: 'notebooks.enabled is false in .basin/project.yml' }));
       return;
@@ -60,6 +60,7 @@ export default definePlugin({
       maxServers: () => section().max_servers,
       startTimeoutMs: () => section().start_timeout_seconds * 1000,
       log: ctx.log,
+      now: () => ctx.clock.now(),
     });
     const service = new NotebookService({
       dir,
@@ -68,6 +69,7 @@ export default definePlugin({
       servers,
       clock: ctx.clock,
       lockTtlMs: () => section().lock_minutes * 60_000,
+      idleMs: () => section().idle_minutes * 60_000,
       log: ctx.log,
     });
     ctx.provide(notebooksRef, service);

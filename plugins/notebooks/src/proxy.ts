@@ -72,6 +72,9 @@ export async function registerNotebookProxy(ctx: PluginContext, deps: { service:
           throw notebookErrors.notebook_open_needs_lock({ name });
         }
         if (!server(req)) throw notebookErrors.notebook_server_down({ name });
+        // activity keeps the server from its idle stop: each request, and each WebSocket while it is open
+        deps.servers.touch(name);
+        if (req.headers.upgrade) req.raw.socket.once('close', deps.servers.socketOpened(name));
       },
       replyOptions: {
         getUpstream: (req) => `http://127.0.0.1:${server(req)?.port ?? 9}`,

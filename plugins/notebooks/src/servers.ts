@@ -18,6 +18,10 @@ export interface NotebookServer {
   child: ChildProcess;
   /** the last lines marimo printed (shown when it fails to start) */
   output: string[];
+  /** when the proxy last passed a request to it (ms since epoch, Basin's clock) */
+  last_active: number;
+  /** WebSockets open through the proxy now (an open editor tab keeps one) */
+  sockets: number;
 }
 
 export interface NotebookServersDeps {
@@ -29,6 +33,7 @@ export interface NotebookServersDeps {
   maxServers: () => number;
   startTimeoutMs: () => number;
   log: Logger;
+  now: () => Date;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -109,7 +114,7 @@ export class NotebookServers {
       env: { ...process.env, BASIN_SERVING_DB: this.d.servingPath(), MARIMO_SKIP_UPDATE_CHECK: '1', DO_NOT_TRACK: '1' },
       detached: false,
     });
-    const server: NotebookServer = { name, port, pid: child.pid ?? 0, token, started_at: new Date().toISOString(), child, output: [] };
+    const server: NotebookServer = { name, port, pid: child.pid ?? 0, token, started_at: new Date().toISOString(), child, output: [], last_active: this.d.now().getTime(), sockets: 0 };
     const onData = (b: Buffer) => {
       for (const line of b.toString().split('\n')) {
         if (!line.trim() || line.includes(token)) continue; // marimo prints its URL with the token
@@ -149,6 +154,34 @@ export class NotebookServers {
     this.servers.set(name, server);
     this.d.log.info({ notebook: name, port, pid: server.pid }, 'notebook server started');
     return server;
+  }
+
+  /** The proxy passed a request to the notebook's server. */
+  touch(name: string): void {
+    const s = this.servers.get(name);
+    if (s) s.last_active = this.d.now().getTime();
+  }
+
+  /** A WebSocket to the notebook's server opened through the proxy; the returned function marks it closed. */
+  socketOpened(name: string): () => void {
+    const s = this.servers.get(name);
+    if (!s) return () => undefined;
+    s.sockets += 1;
+    let open = true;
+    return () => {
+      if (!open) return;
+      open = false;
+      s.sockets -= 1;
+      s.last_active = this.d.now().getTime();
+    };
+  }
+
+  /** Servers with no open WebSocket and no request for `idleMs` (nobody has the editor open). */
+  idle(idleMs: number): string[] {
+    const now = this.d.now().getTime();
+    return this.list()
+      .filter((s) => s.sockets === 0 && now - s.last_active >= idleMs)
+      .map((s) => s.name);
   }
 
   /** Stops a notebook's server: SIGTERM, then SIGKILL after 5 s. */

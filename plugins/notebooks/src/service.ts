@@ -35,6 +35,8 @@ export class NotebookService {
       servers: NotebookServers;
       clock: Clock;
       lockTtlMs: () => number;
+      /** a server nobody has open this long stops (memory stays bounded even while heartbeats go on) */
+      idleMs: () => number;
       log: Logger;
     },
   ) {}
@@ -152,10 +154,16 @@ export class NotebookService {
     return this.record(to);
   }
 
-  /** Stops the servers of locks that expired (heartbeats stopped); called periodically. */
+  /** Stops the servers of locks that expired (heartbeats stopped) and of idle ones (their locks released); called periodically. */
   async expire(): Promise<string[]> {
     const gone = this.d.locks.sweepExpired(this.d.clock.now());
     for (const name of gone) await this.d.servers.stop(name);
+    for (const name of this.d.servers.idle(this.d.idleMs())) {
+      this.d.log.info({ notebook: name }, 'notebook server idle: stopped and its lock released');
+      this.d.locks.release(name);
+      await this.d.servers.stop(name);
+      gone.push(name);
+    }
     // a server whose lock vanished (released elsewhere) stops too
     for (const s of this.d.servers.list()) if (!this.d.locks.get(s.name, this.d.clock.now())) await this.d.servers.stop(s.name);
     return gone;

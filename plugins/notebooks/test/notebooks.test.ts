@@ -29,7 +29,7 @@ before(async () => {
   }
   const sync = await api('ann', 'POST', '/api/sources/shop/sync', {});
   assert.equal(sync.status, 202, JSON.stringify(sync.body));
-  for (let i = 0; i < 100 && !fs.existsSync(app.warehouse.servingPath); i++) await new Promise((r) => setTimeout(r, 100));
+  for (let i = 0; i < 600 && !fs.existsSync(app.warehouse.servingPath); i++) await new Promise((r) => setTimeout(r, 100));
 });
 after(() => app?.close());
 
@@ -179,4 +179,28 @@ test('a notebook that does not parse is reported with marimo\'s message and stay
   assert.match(r.body.error.message, /unparsable/);
   assert.equal((await api('ann', 'GET', '/api/notebooks')).body.find((n: { name: string }) => n.name === 'broken').lock, null);
   assert.equal((await api('ann', 'DELETE', '/api/notebooks/broken')).status, 204);
+});
+
+test('a server nobody has open stops after idle_minutes even while heartbeats go on; at most max_servers run at once', async () => {
+  for (const n of ['idle1', 'idle2', 'idle3', 'idle4']) assert.equal((await api('ann', 'POST', '/api/notebooks', { name: n })).status, 201);
+  assert.equal((await api('ann', 'POST', '/api/notebooks/idle1/lock')).status, 200);
+  // heartbeats keep the lock, but nobody opens the notebook: after 30 minutes its server stops
+  for (let i = 0; i < 3; i++) {
+    clock.advance(9 * 60_000);
+    assert.equal((await api('ann', 'POST', '/api/notebooks/idle1/heartbeat')).status, 200);
+    assert.deepEqual(await service().expire(), []);
+  }
+  clock.advance(4 * 60_000);
+  assert.deepEqual(await service().expire(), ['idle1']);
+  const idle = (await api('ann', 'GET', '/api/notebooks')).body.find((n: { name: string }) => n.name === 'idle1');
+  assert.equal(idle.running, false);
+  assert.equal(idle.lock, null);
+
+  // the cap (notebooks.max_servers, 3 by default)
+  for (const n of ['idle1', 'idle2', 'idle3']) assert.equal((await api('ann', 'POST', `/api/notebooks/${n}/lock`)).status, 200);
+  const busy = await api('bob', 'POST', '/api/notebooks/idle4/lock');
+  assert.equal(busy.status, 503);
+  assert.equal(busy.body.error.code, 'notebook_servers_busy');
+  assert.equal((await api('ann', 'GET', '/api/notebooks')).body.find((n: { name: string }) => n.name === 'idle4').lock, null, 'no server, no lock');
+  for (const n of ['idle1', 'idle2', 'idle3']) assert.equal((await api('ann', 'POST', `/api/notebooks/${n}/release`)).status, 200);
 });
