@@ -74,6 +74,8 @@ export interface AuthDeps {
   fetch: typeof fetch;
   signal?: AbortSignal;
   now?: () => number;
+  /** the provider OAuth connection's current access token (SourceContext.oauthToken) */
+  oauthToken?: () => Promise<{ accessToken: string }>;
 }
 
 function envHint(...names: Array<[string, string]>): string {
@@ -146,7 +148,8 @@ export function createAuthenticator(spec: AuthSpec, deps: AuthDeps): Authenticat
       return {
         kind: 'oauth2_token',
         apply: async (_u, h) => {
-          const token = resolveOAuthToken(spec, secret);
+          const token = await resolveOAuthToken(spec, secret, deps.oauthToken);
+          revealed.add(token);
           if (spec.header) h.set(spec.header, token);
           else h.set('Authorization', `${spec.scheme ?? 'Bearer'} ${token}`);
         },
@@ -160,11 +163,21 @@ export function createAuthenticator(spec: AuthSpec, deps: AuthDeps): Authenticat
 }
 
 /**
- * The access token of an OAuth connection. The one seam for the provider OAuth store: today the
- * token comes from the environment variable the config names.
+ * The access token of an OAuth connection: the environment variable the config names when it is set
+ * (a token pasted by hand), else the provider connection Basin keeps (`/oauth/connect/{type}`,
+ * refreshed before it expires), else the missing-variable error that says how to fix it.
  */
-export function resolveOAuthToken(spec: OAuthTokenSpec, secret: (name: string) => string): string {
-  return secret(spec.tokenEnv);
+export async function resolveOAuthToken(spec: OAuthTokenSpec, secret: (name: string) => string, connection?: () => Promise<{ accessToken: string }>): Promise<string> {
+  try {
+    return secret(spec.tokenEnv);
+  } catch (e) {
+    if (!connection || !(e instanceof SourceError) || e.code !== 'missing_secret') throw e;
+    try {
+      return (await connection()).accessToken;
+    } catch {
+      throw e;
+    }
+  }
 }
 
 /** OAuth2 client-credentials grant: fetches a token, reuses it until shortly before it expires, refreshes after a 401. */

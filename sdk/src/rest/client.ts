@@ -28,6 +28,8 @@ export interface RestClientOptions {
   headers?: Record<string, string>;
   /** resolves environment variable names (SourceContext.secret) */
   secret?: (name: string) => string;
+  /** the provider OAuth connection's access token (SourceContext.oauthToken), for `oauth2_token` auth */
+  oauthToken?: () => Promise<{ accessToken: string }>;
   fetch?: typeof fetch;
   signal?: AbortSignal;
   log?: SourceLogger;
@@ -74,7 +76,7 @@ export class RestClient {
       throw new SourceError('missing_secret', `No secret resolver for ${n}.`);
     });
     const auth = opts.auth ?? { kind: 'none' as const };
-    this.auth = isAuthenticator(auth) ? auth : createAuthenticator(auth, { secret, fetch: this.fetchImpl, signal: opts.signal });
+    this.auth = isAuthenticator(auth) ? auth : createAuthenticator(auth, { secret, fetch: this.fetchImpl, signal: opts.signal, oauthToken: opts.oauthToken });
     this.policy = { ...DEFAULT_RETRY, ...opts.retry };
     this.wait = opts.sleep ?? sleep;
   }

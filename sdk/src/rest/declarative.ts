@@ -156,6 +156,7 @@ export function declareRestSource<S extends TSchema>(decl: RestSourceDeclaration
       headers: conn.headers,
       classifyError: conn.classifyError,
       secret: (n) => ctx.secret(n),
+      oauthToken: ctx.oauthToken ? () => ctx.oauthToken() : undefined,
       fetch: ctx.fetch,
       signal: ctx.signal,
       log: ctx.log,
