@@ -51,6 +51,14 @@ export default declareRestSource({
   title: 'Facebook Ads',
   category: 'marketing',
   authKind: 'oauth2',
+  // provider OAuth (/oauth/connect/facebook_ads): long-lived tokens, no refresh token
+  oauth: {
+    authorizationUrl: 'https://www.facebook.com/v19.0/dialog/oauth',
+    tokenUrl: 'https://graph.facebook.com/v19.0/oauth/access_token',
+    scopes: ['ads_read'],
+    clientIdEnv: 'FACEBOOK_APP_ID',
+    clientSecretEnv: 'FACEBOOK_APP_SECRET',
+  },
   wizard: true,
   configKey: 'typed',
   configSchema: Type.Object(

@@ -78,6 +78,16 @@ export default declareRestSource({
   title: 'Google Analytics',
   category: 'analytics',
   authKind: 'oauth2',
+  // provider OAuth (/oauth/connect/{type}): the project's OAuth client in GOOGLE_CLIENT_ID / GOOGLE_CLIENT_SECRET
+  oauth: {
+    authorizationUrl: 'https://accounts.google.com/o/oauth2/v2/auth',
+    tokenUrl: 'https://oauth2.googleapis.com/token',
+    scopes: ['https://www.googleapis.com/auth/analytics.readonly'],
+    clientIdEnv: 'GOOGLE_CLIENT_ID',
+    clientSecretEnv: 'GOOGLE_CLIENT_SECRET',
+    // without these Google sends no refresh token
+    authorizationParams: { access_type: 'offline', prompt: 'consent' },
+  },
   wizard: true,
   configKey: 'typed',
   configSchema: Type.Object(
