@@ -282,6 +282,16 @@ export class AuthService {
     return n;
   }
 
+  /** An admin removes another user's 2FA (lost device, no recovery code); they may set it up again. Their sessions end. */
+  resetTwoFactor(actor: Actor, id: string): { sessions_ended: number } {
+    const u = this.getUser(id);
+    this.users.update(u.id, { totp_enabled: 0, totp_secret_enc: null, totp_pending_enc: null });
+    this.twoFactor.clear(u.id);
+    const n = this.endSessions(u.id);
+    this.audit.record({ actor, action: 'user.reset_2fa', target: u.email, ip: actor.ip, outcome: 'success' });
+    return { sessions_ended: n };
+  }
+
   revokeSessions(actor: Actor, id: string): number {
     const u = this.getUser(id);
     const n = this.endSessions(id);

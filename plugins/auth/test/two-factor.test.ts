@@ -129,4 +129,32 @@ describe('require_2fa', () => {
       await t.app.close();
     }
   });
+
+  test('an admin resets a user\'s 2FA: their sessions end, login needs no code, the audit log names who', async () => {
+    const t = await bootAuth();
+    try {
+      const admin = await addUser(t.auth, 'boss@example.com', 'admin');
+      const user = await addUser(t.auth, 'lost@example.com', 'viewer');
+      const cookie = await loginCookie(t.app, 'lost@example.com');
+      const s = await t.app.http.inject({ method: 'POST', url: '/api/auth/2fa/setup', headers: { cookie, ...XHR }, payload: { password: PASSWORD } });
+      const c = authenticator.clone({ epoch: t.clock.now().getTime() }).generate(s.json().secret);
+      assert.equal((await t.app.http.inject({ method: 'POST', url: '/api/auth/2fa/verify-setup', headers: { cookie, ...XHR }, payload: { code: c } })).statusCode, 200);
+      assert.equal((await login(t.app, 'lost@example.com')).json().two_factor_required, true);
+      const bossCookie = await loginCookie(t.app, 'boss@example.com');
+      const r = await t.app.http.inject({ method: 'POST', url: `/api/admin/users/${user.id}/reset-2fa`, headers: { cookie: bossCookie, ...XHR } });
+      assert.equal(r.statusCode, 200, r.body);
+      assert.equal(r.json().two_factor_enabled, false);
+      assert.equal((await t.app.http.inject({ url: '/api/auth/me', headers: { cookie } })).statusCode, 401, 'their sessions ended');
+      const again = await login(t.app, 'lost@example.com');
+      assert.equal(again.statusCode, 200, again.body);
+      assert.notEqual(again.json().two_factor_required, true);
+      const audit = t.auth.audit.list(20, 0, 'user.reset_2fa').items[0];
+      assert.equal(audit?.target, 'lost@example.com');
+      assert.equal(audit?.actor_email, admin.email);
+      const own = await t.app.http.inject({ method: 'POST', url: `/api/admin/users/${admin.id}/reset-2fa`, headers: { cookie: sessionCookie(again), ...XHR } });
+      assert.equal(own.statusCode, 403, 'a viewer may not');
+    } finally {
+      await t.app.close();
+    }
+  });
 });

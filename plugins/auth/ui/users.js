@@ -1,4 +1,4 @@
-// /settings/users (admin): invite (copy the link), change role, deactivate or reactivate, unlock, reset password.
+// /settings/users (admin): invite (copy the link), change role, deactivate or reactivate, unlock, reset password, reset 2FA.
 import { useState } from 'preact/hooks';
 import { html, api, useApi, DataTable, Pill, ErrorBox, ago, useSession, useAction, CopyButton } from '@basin/ui/components.js';
 
@@ -48,11 +48,12 @@ export default function Users() {
             ${u.status === 'invited' ? html`<button class="secondary small" onClick=${() => act(() => api(`/api/admin/users/${id(u)}/reinvite`, { method: 'POST' }))}>New invite link</button>` : null}
             ${u.status === 'active' ? html`<button class="secondary small" onClick=${() => act(() => api(`/api/admin/users/${id(u)}/reset-password`, { method: 'POST' }))}>Reset password</button>` : null}
             ${u.locked ? html`<button class="secondary small" onClick=${() => act(() => api(`/api/admin/users/${id(u)}/unlock`, { method: 'POST' }))}>Unlock</button>` : null}
+            ${u.two_factor_enabled ? html`<button class="secondary small" onClick=${() => confirm(`Remove two-factor authentication of ${u.email}? Their sessions end; they can set it up again.`) && act(() => api(`/api/admin/users/${id(u)}/reset-2fa`, { method: 'POST' }))}>Reset 2FA</button>` : null}
             ${u.status === 'deactivated'
               ? html`<button class="secondary small" onClick=${() => act(() => api(`/api/admin/users/${id(u)}/reactivate`, { method: 'POST' }))}>Reactivate</button>`
               : html`<button class="secondary small" onClick=${() => confirm(`Deactivate ${u.email}? Their sessions end at once.`) && act(() => api(`/api/admin/users/${id(u)}/deactivate`, { method: 'POST' }))}>Deactivate</button>`}
           </div>`),
       },
     ]} />
-    <p class="muted">Resetting another user's two-factor authentication has no API yet: they can sign in with a recovery code and turn it off under Account.</p>`;
+  `;
 }

@@ -63,6 +63,13 @@ export function registerAdminRoutes(ctx: PluginContext, rc: RouteContext): void 
     return { ok: true, cleared: auth.unlock(rc.actor(req), u.email) };
   });
 
+  // beyond SPEC: a user who lost their authenticator and recovery codes needs an admin to remove 2FA
+  r.post('/api/admin/users/:user_id/reset-2fa', { permission: perm, schema: { summary: "Remove a user's two-factor authentication (lost device); their sessions end and they may set it up again", params: UserParams } }, async (req) => ({
+    ok: true,
+    two_factor_enabled: false,
+    ...auth.resetTwoFactor(rc.actor(req), req.params.user_id),
+  }));
+
   r.post('/api/admin/users/:user_id/revoke-sessions', { permission: perm, schema: { summary: "End all of a user's sessions", params: UserParams } }, async (req) => ({
     ok: true,
     sessions_ended: auth.revokeSessions(rc.actor(req), req.params.user_id),
