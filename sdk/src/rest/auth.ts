@@ -1,6 +1,7 @@
 import { redactSecrets } from '../redact.js';
 import { SourceError } from '../types.js';
 import { googleServiceAccount } from './google-jwt.js';
+import { cachedBearerToken, type FetchedToken } from './token-cache.js';
 
 /** How a REST source authenticates; secrets are named by environment variable, never given inline. */
 export type AuthSpec =
@@ -188,12 +189,9 @@ function oauth2ClientCredentials(
   redact: (t: string) => string,
   revealed: Set<string>,
 ): Authenticator {
-  const now = deps.now ?? Date.now;
-  let token: { value: string; expiresAt: number } | null = null;
-  let pending: Promise<string> | null = null;
   const hint = () => envHint([spec.clientIdEnv, 'client_id_env'], [spec.clientSecretEnv, 'client_secret_env']);
 
-  async function fetchToken(): Promise<string> {
+  async function fetchToken(): Promise<FetchedToken> {
     const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: secret(spec.clientIdEnv), client_secret: secret(spec.clientSecretEnv) });
     if (spec.scope) body.set('scope', spec.scope);
     let res: Response;
@@ -221,28 +219,8 @@ function oauth2ClientCredentials(
     if (spec.tokenPath) json.access_token = spec.tokenPath.split('.').reduce<any>((v, k) => (v && typeof v === 'object' ? v[k] : undefined), json);
     if (!json.access_token) throw new SourceError('oauth_token_failed', 'The token endpoint answered without an access_token.');
     revealed.add(json.access_token);
-    const ttl = Number(json.expires_in ?? 3600);
-    // refresh a minute early (or at half-life for short tokens)
-    token = { value: json.access_token, expiresAt: now() + Math.max(0, ttl - Math.min(60, ttl / 2)) * 1000 };
-    return json.access_token;
+    return { value: json.access_token, expiresInSeconds: json.expires_in === undefined ? undefined : Number(json.expires_in) };
   }
 
-  return {
-    kind: 'oauth2_client_credentials',
-    async apply(_u, h) {
-      let value = token && token.expiresAt > now() ? token.value : null;
-      if (!value) {
-        pending ??= fetchToken().finally(() => (pending = null));
-        value = await pending;
-      }
-      h.set('Authorization', `Bearer ${value}`);
-    },
-    invalidate() {
-      const had = token !== null;
-      token = null;
-      return had;
-    },
-    hint,
-    redact,
-  };
+  return cachedBearerToken('oauth2_client_credentials', fetchToken, { now: deps.now ?? Date.now, hint, redact });
 }

@@ -1,6 +1,7 @@
 import { createSign } from 'node:crypto';
 import { SourceError } from '../types.js';
 import type { AuthDeps, Authenticator, GoogleServiceAccountSpec } from './auth.js';
+import { cachedBearerToken, type FetchedToken } from './token-cache.js';
 
 interface ServiceAccountKey {
   client_email?: string;
@@ -29,8 +30,6 @@ export function googleServiceAccount(
   const now = deps.now ?? Date.now;
   const field = spec.field ?? 'credentials_env';
   const hint = () => `the service-account key JSON in the environment variable ${spec.credentialsEnv} (${field})`;
-  let token: { value: string; expiresAt: number } | null = null;
-  let pending: Promise<string> | null = null;
 
   function key(): Required<Pick<ServiceAccountKey, 'client_email' | 'private_key'>> & ServiceAccountKey {
     let parsed: ServiceAccountKey;
@@ -45,7 +44,7 @@ export function googleServiceAccount(
     return parsed as ServiceAccountKey & { client_email: string; private_key: string };
   }
 
-  async function fetchToken(): Promise<string> {
+  async function fetchToken(): Promise<FetchedToken> {
     const k = key();
     const tokenUrl = spec.tokenUrl ?? k.token_uri ?? 'https://oauth2.googleapis.com/token';
     let assertion: string;
@@ -71,27 +70,8 @@ export function googleServiceAccount(
     const json = JSON.parse(text) as { access_token?: string; expires_in?: number };
     if (!json.access_token) throw new SourceError('oauth_token_failed', 'The token endpoint answered without an access_token.');
     revealed.add(json.access_token);
-    const ttl = Number(json.expires_in ?? 3600);
-    token = { value: json.access_token, expiresAt: now() + Math.max(0, ttl - Math.min(60, ttl / 2)) * 1000 };
-    return json.access_token;
+    return { value: json.access_token, expiresInSeconds: json.expires_in };
   }
 
-  return {
-    kind: 'google_service_account',
-    async apply(_u, h) {
-      let value = token && token.expiresAt > now() ? token.value : null;
-      if (!value) {
-        pending ??= fetchToken().finally(() => (pending = null));
-        value = await pending;
-      }
-      h.set('Authorization', `Bearer ${value}`);
-    },
-    invalidate() {
-      const had = token !== null;
-      token = null;
-      return had;
-    },
-    hint,
-    redact,
-  };
+  return cachedBearerToken('google_service_account', fetchToken, { now, hint, redact });
 }
