@@ -57,6 +57,7 @@ export function registerBackupCommands(cli: CliContext): void {
     .option('--json', 'machine-readable output')
     .option(...projectOpt)
     .description('List the backups in object storage, newest first')
+    .addHelpText('after', '\nExamples:\n  $ basin backup list\n  $ basin backup list --json\n')
     .action(async (o: { json?: boolean; project: string }) => {
       const rows = runningServer(path.resolve(o.project)) ? await remote(o.project, 'GET', '/api/backups') : await withApp(o.project, (app) => app.resolve(backupsRef).list());
       if (o.json) return out(JSON.stringify(rows, null, 2));

@@ -1,4 +1,4 @@
-import { coreServices, definePlugin } from '@basin/core';
+import { coreServices, definePlugin, grantedFrom } from '@basin/core';
 import { authRef } from '@basin/plugin-auth/contract';
 import { scheduleJobTypesPoint } from '@basin/plugin-scheduler/contract';
 import { registerBackupCommands } from './cli.js';
@@ -18,6 +18,8 @@ export { backupsRef } from './contract.js';
 export default definePlugin({
   name: 'backups',
   optionalDependsOn: ['auth', 'scheduler', 'platform'],
+  // SPEC's platform.manage guards the backup routes; declared here too so the plugin works without platform
+  permissions: [{ name: 'platform.manage', roles: grantedFrom.admin }],
   commands: registerBackupCommands,
   register(ctx) {
     const service = new BackupService({

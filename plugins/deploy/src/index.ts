@@ -1,4 +1,4 @@
-import { coreServices, definePlugin } from '@basin/core';
+import { coreServices, definePlugin, grantedFrom } from '@basin/core';
 import type { SourcesFile } from '@basin/plugin-sources/contract';
 import { syncEngineRef } from '@basin/plugin-sync/contract';
 import { initialSyncRef, INITIAL_SYNC_EVENTS } from './contract.js';
@@ -22,7 +22,8 @@ export { provision, teardown, updateCloudFile } from './hosted/provision.js';
 export default definePlugin({
   name: 'deploy',
   optionalDependsOn: ['auth', 'sources', 'sync'],
-  permissions: [{ name: INITIAL_SYNC_PERMISSION, roles: ['admin'], beyondSpec: true }],
+  // platform.manage (SPEC's) guards skip and cancel; declared here too so the plugin works without platform
+  permissions: [{ name: INITIAL_SYNC_PERMISSION, roles: ['admin'], beyondSpec: true }, { name: 'platform.manage', roles: grantedFrom.admin }],
   commands(cli) {
     registerInitialSyncCommands(cli);
     registerDeployCommand(cli);
