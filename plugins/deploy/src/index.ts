@@ -1,4 +1,4 @@
-import { coreServices, definePlugin, grantedFrom } from '@basin/core';
+import { addExamples, coreServices, definePlugin, grantedFrom } from '@basin/core';
 import type { SourcesFile } from '@basin/plugin-sources/contract';
 import { syncEngineRef } from '@basin/plugin-sync/contract';
 import { initialSyncRef, INITIAL_SYNC_EVENTS } from './contract.js';
@@ -28,6 +28,12 @@ export default definePlugin({
     registerInitialSyncCommands(cli);
     registerDeployCommand(cli);
     registerCloudCommands(cli);
+    addExamples(cli.program, {
+      deploy: ['basin deploy --dry-run', 'basin deploy'],
+      'cloud provision': ['basin cloud provision', 'DIGITALOCEAN_TOKEN=... basin cloud provision --project ~/acme'],
+      'cloud destroy': ['basin cloud destroy --yes'],
+      'initial-sync token': ['basin initial-sync token', 'basin initial-sync token --ttl-hours 4'],
+    });
   },
   register(ctx) {
     ctx.events.declare(...INITIAL_SYNC_EVENTS);

@@ -1,4 +1,4 @@
-import { coreServices, definePlugin } from '@basin/core';
+import { addExamples, coreServices, definePlugin } from '@basin/core';
 import { authRef } from '@basin/plugin-auth/contract';
 import { sourceOAuthRef, sourceRegistryRef } from '@basin/plugin-sources/contract';
 import { registerSecretCommands } from './cli.js';
@@ -23,7 +23,15 @@ export default definePlugin({
   name: 'secrets',
   optionalDependsOn: ['auth', 'sources'],
   configSections: [{ section: 'oauth', schema: OAuthSection }],
-  commands: registerSecretCommands,
+  commands(cli) {
+    registerSecretCommands(cli);
+    addExamples(cli.program, {
+      'secrets set': ['printf %s "$TOKEN" | basin secrets set STRIPE_API_KEY', 'basin secrets set DB_URL < db-url.txt'],
+      'secrets list': ['basin secrets list', 'basin secrets list --json'],
+      'secrets unset': ['basin secrets unset OLD_TOKEN'],
+      'secrets rotate-key': ['BASIN_SECRET_KEY=<new key> basin secrets rotate-key'],
+    });
+  },
   register(ctx) {
     // every change goes to the auth plugin's audit log: who, which key, never the value
     const audit: SecretAudit = (action, actor, key, details, outcome = 'success') =>
