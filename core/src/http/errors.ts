@@ -89,10 +89,8 @@ const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Time
  * request lines, slow headers), answered with the standard error body instead of a bare status line.
  */
 export function clientErrorHandler(err: Error & { code?: string }, socket: Socket): void {
-  if (!socket.writable) {
-    socket.destroy();
-    return;
-  }
+  // a reset connection is already gone (as fastify's default handler does)
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
   const e =
     err.code === 'HPE_HEADER_OVERFLOW'
       ? coreErrors.headers_too_large()
@@ -100,5 +98,9 @@ export function clientErrorHandler(err: Error & { code?: string }, socket: Socke
         ? coreErrors.request_timeout()
         : coreErrors.bad_request();
   const body = JSON.stringify(e.toBody());
-  socket.end(`HTTP/1.1 ${e.status} ${REASONS[e.status] ?? 'Error'}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  // node's own behaviour, with our body: write when possible, then destroy (never wait on the peer)
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${e.status} ${REASONS[e.status] ?? 'Error'}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy();
 }

@@ -3,6 +3,9 @@ import type { AuthLogout } from '@basin/plugin-auth/contract';
 import { WS_EVENT_PERMISSIONS, WsHub } from './hub.js';
 import { attachUpgrade, WS_PATH } from './upgrade.js';
 import { realtimeErrors } from './errors.js';
+import { sourcePermissions } from '@basin/plugin-sources/contract';
+import { txPermissions } from '@basin/plugin-transform/contract';
+import { governancePermissions } from '@basin/plugin-governance/contract';
 
 export { WsHub, WS_EVENT_PERMISSIONS, DEFAULT_HUB_OPTIONS, type HubOptions } from './hub.js';
 export { WS_PATH } from './upgrade.js';
@@ -13,6 +16,8 @@ const wsHubRef = createServiceRef<WsHub>({ id: 'wsHub' });
 /** Live platform events over a WebSocket at /ws (SPEC "WebSocket", "WebSocket events"). */
 export default definePlugin({
   name: 'realtime',
+  // the permissions the event filter checks (WS_EVENT_PERMISSIONS), known even when their owners are not installed
+  permissions: [sourcePermissions.view, txPermissions.view, governancePermissions.view],
   optionalDependsOn: ['auth'],
   register(ctx) {
     const hub = new WsHub(ctx.log);
