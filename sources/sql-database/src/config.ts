@@ -15,22 +15,25 @@ export const CursorSetting = Type.Union([
 ]);
 
 /**
- * The `sql_database:` block (PostgreSQL). Connection: `connection_url_env` (a variable holding a
- * postgres:// URL) or host/port/database/username with the password in `password_env`.
+ * The `sql_database:` block. `dialect` says the database: postgres (default), mysql (MySQL or
+ * MariaDB) or sqlite. Connection: `connection_url_env` (a variable holding a postgres:// or mysql://
+ * URL) or host/port/database/username with the password in `password_env`; SQLite takes `path`.
  */
 export const SqlDatabaseConfig = Type.Object(
   {
+    dialect: Type.Union([Type.Literal('postgres'), Type.Literal('mysql'), Type.Literal('sqlite')], { default: 'postgres', description: 'postgres, mysql (MySQL or MariaDB) or sqlite' }),
+    path: Type.Optional(Type.String({ minLength: 1, description: 'sqlite: the database file, relative to the project directory' })),
     connection_url_env: Type.Optional(Type.String(ENV_NAME)),
     host: Type.Optional(Type.String({ minLength: 1 })),
-    port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535, description: 'default 5432' })),
+    port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535, description: 'default 5432 (postgres), 3306 (mysql)' })),
     database: Type.Optional(Type.String({ minLength: 1 })),
     username: Type.Optional(Type.String({ minLength: 1 })),
     password_env: Type.Optional(Type.String(ENV_NAME)),
     ssl: Type.Optional(Type.Union([Type.Literal('disable'), Type.Literal('require'), Type.Literal('verify-full')], { description: 'default: the URL\'s sslmode, else disable' })),
-    schema: Type.String({ minLength: 1, default: 'public' }),
+    schema: Type.String({ minLength: 1, default: 'public', description: 'postgres only; mysql reads the tables of `database`, sqlite those of the file' }),
     tables: Type.Array(Type.String({ minLength: 1 }), { default: [], uniqueItems: true, description: 'table names in the schema; empty = every table' }),
     incremental: Type.Record(Type.String({ minLength: 1 }), CursorSetting, { default: {}, description: 'table name -> cursor column; other tables are replaced on every sync' }),
-    chunk_size: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 50_000, description: 'rows per FETCH from the server-side cursor' }),
+    chunk_size: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 50_000, description: 'rows per batch read from the server-side cursor or stream' }),
   },
   { additionalProperties: false, default: {} },
 );

@@ -1,7 +1,7 @@
 import { defineSource, SourceError } from '@basin/sdk';
-import { readCatalog, selectTables, toResource } from './catalog.js';
+import { selectTables, toResource } from './catalog.js';
 import { SqlDatabaseConfig } from './config.js';
-import { connect } from './connect.js';
+import { openSession } from './open.js';
 import { readTables } from './read.js';
 
 export { SqlDatabaseConfig } from './config.js';
@@ -9,12 +9,12 @@ export { duckdbType } from './type-map.js';
 export { quoteIdent, resourceName } from './ident.js';
 
 /**
- * PostgreSQL tables into the warehouse: full loads (replace) or incremental by a cursor column
- * (merge on the primary key, else append), streamed through a server-side cursor.
+ * PostgreSQL, MySQL/MariaDB or SQLite tables into the warehouse: full loads (replace) or incremental
+ * by a cursor column (merge on the primary key, else append), streamed in batches from one snapshot.
  */
 export default defineSource({
   type: 'sql_database',
-  title: 'SQL database (PostgreSQL)',
+  title: 'SQL database (PostgreSQL, MySQL/MariaDB, SQLite)',
   category: 'database',
   authKind: 'basic',
   wizard: false,
@@ -23,26 +23,26 @@ export default defineSource({
   capabilities: { incremental: true, dateRange: false, customQueries: false, performanceMetrics: false },
   async check(ctx) {
     try {
-      const client = await connect(ctx);
+      const db = await openSession(ctx);
       try {
-        const version = (await client.query('SHOW server_version')).rows[0].server_version as string;
-        const tables = selectTables(ctx.config, await readCatalog(client, ctx.config.schema));
-        return { ok: true, message: `Connected to PostgreSQL ${version}; ${tables.length} table(s) to read from schema "${ctx.config.schema}".` };
+        const version = await db.version();
+        const tables = selectTables(ctx.config, await db.catalog(), db.place);
+        return { ok: true, message: `Connected to ${db.label} ${version}; ${tables.length} table(s) to read from ${db.place}.` };
       } finally {
-        await client.end().catch(() => undefined);
+        await db.close();
       }
     } catch (e) {
       // check answers, it does not throw: a refused login, a missing table or a privilege error is the answer
-      return { ok: false, message: e instanceof SourceError ? e.message : `PostgreSQL: ${(e as Error).message}` };
+      return { ok: false, message: e instanceof SourceError ? e.message : `sql_database: ${(e as Error).message}` };
     }
   },
   async discover(ctx) {
-    const client = await connect(ctx);
+    const db = await openSession(ctx);
     try {
-      const tables = selectTables(ctx.config, await readCatalog(client, ctx.config.schema));
-      return tables.map((t) => toResource(t, ctx.config.schema));
+      const tables = selectTables(ctx.config, await db.catalog(), db.place);
+      return tables.map((t) => toResource(t, db.label, db.namespace));
     } finally {
-      await client.end().catch(() => undefined);
+      await db.close();
     }
   },
   read: readTables,
