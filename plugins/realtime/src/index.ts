@@ -1,4 +1,4 @@
-import { coreServices, createServiceRef, definePlugin } from '@basin/core';
+import { coreServices, createServiceRef, definePlugin, grantedFrom } from '@basin/core';
 import type { AuthLogout } from '@basin/plugin-auth/contract';
 import { WS_EVENT_PERMISSIONS, WsHub } from './hub.js';
 import { attachUpgrade, WS_PATH } from './upgrade.js';
@@ -17,7 +17,7 @@ const wsHubRef = createServiceRef<WsHub>({ id: 'wsHub' });
 export default definePlugin({
   name: 'realtime',
   // the permissions the event filter checks (WS_EVENT_PERMISSIONS), known even when their owners are not installed
-  permissions: [sourcePermissions.view, txPermissions.view, governancePermissions.view],
+  permissions: [sourcePermissions.view, txPermissions.view, governancePermissions.view, { name: 'platform.manage', roles: grantedFrom.admin }],
   optionalDependsOn: ['auth'],
   register(ctx) {
     const hub = new WsHub(ctx.log);

@@ -1,4 +1,4 @@
-import { addExamples, coreServices, definePlugin } from '@basin/core';
+import { addExamples, coreServices, definePlugin, grantedFrom } from '@basin/core';
 import { authRef } from '@basin/plugin-auth/contract';
 import { sourceOAuthRef, sourceRegistryRef } from '@basin/plugin-sources/contract';
 import { registerSecretCommands } from './cli.js';
@@ -22,6 +22,8 @@ export { OAuthConnections, type OAuthStatus } from './oauth/connections.js';
 export default definePlugin({
   name: 'secrets',
   optionalDependsOn: ['auth', 'sources'],
+  // SPEC guards the secrets routes with config.manage; declared here too so the plugin works without platform
+  permissions: [{ name: 'config.manage', roles: grantedFrom.admin }],
   configSections: [{ section: 'oauth', schema: OAuthSection }],
   commands(cli) {
     registerSecretCommands(cli);
