@@ -6,13 +6,14 @@ import { Type } from '@sinclair/typebox';
 const Body = Type.Object({ include_secrets: Type.Optional(Type.Boolean()) }, { additionalProperties: false });
 const check = (v: unknown) => Value.Check(Body, v);
 import type { BackupService } from './service.js';
+import { backupErrors } from './errors.js';
 
 /** Backups through the running server (the single writer of the warehouse); `basin backup` uses these when a server runs. */
 export function registerBackupRoutes(ctx: PluginContext, service: BackupService): void {
-  ctx.routes.get('/api/backups', { permission: 'platform.manage', schema: { summary: 'Backups in the object storage of cloud.yml, newest first' } }, async () => service.list());
+  ctx.routes.get('/api/backups', { errors: [backupErrors.object_store_missing, backupErrors.object_store_keys_missing, backupErrors.backup_in_progress], permission: 'platform.manage', schema: { summary: 'Backups in the object storage of cloud.yml, newest first' } }, async () => service.list());
   ctx.routes.post(
     '/api/backups',
-    { permission: 'platform.manage', schema: { summary: 'Back up the warehouse, state, users and configs to object storage now (body optional: {include_secrets: boolean})' } },
+    { errors: [backupErrors.object_store_missing, backupErrors.object_store_keys_missing, backupErrors.backup_in_progress], permission: 'platform.manage', schema: { summary: 'Back up the warehouse, state, users and configs to object storage now (body optional: {include_secrets: boolean})' } },
     async (req) => {
       // the body is optional, so it is checked here rather than by a route schema (which needs one)
       const body = req.body ?? {};

@@ -3,6 +3,7 @@ import type { PluginContext } from '@basin/core';
 import { Type } from '@sinclair/typebox';
 import { KEY_MAX, KEY_PATTERN } from './key-name.js';
 import type { SecretActor, SecretsStore } from './store.js';
+import { secretErrors } from './errors.js';
 
 const Key = Type.String({ pattern: KEY_PATTERN, minLength: 1, maxLength: KEY_MAX, description: 'environment variable name' });
 
@@ -20,7 +21,7 @@ export function registerSecretRoutes(ctx: PluginContext, store: SecretsStore, oa
 
   ctx.routes.post(
     '/api/secrets',
-    { permission: 'config.manage', schema: { summary: 'Add or update an environment variable in .env', body: Type.Object({ key: Key, value: Type.String({ maxLength: 65536 }) }, { additionalProperties: false }) } },
+    { errors: [secretErrors.invalid_secret_value, secretErrors.reserved_secret_key], permission: 'config.manage', schema: { summary: 'Add or update an environment variable in .env', body: Type.Object({ key: Key, value: Type.String({ maxLength: 65536 }) }, { additionalProperties: false }) } },
     async (req) => {
       const r = store.set(req.body.key, req.body.value, actorOf(req));
       return { key: req.body.key, created: r.created, encrypted: r.encrypted, value: '********' };

@@ -3,6 +3,7 @@ import { BasinError, type PluginContext, type Principal } from '@basin/core';
 import { Type } from '@sinclair/typebox';
 import type { DeployTokens } from './deploy-token.js';
 import type { InitialSync } from './runner.js';
+import { deployErrors } from '../errors.js';
 
 export const DEPLOY_TOKEN_HEADER = 'x-basin-deploy-token';
 export const INITIAL_SYNC_PERMISSION = 'initial_sync.run';
@@ -30,6 +31,8 @@ export function registerInitialSyncRoutes(ctx: PluginContext, runner: InitialSyn
   ctx.routes.post(
     '/api/initial-sync/start',
     {
+      errors: [deployErrors.deploy_token_invalid, deployErrors.deploy_token_expired, deployErrors.deploy_token_used, deployErrors.initial_sync_running, deployErrors.sync_unavailable, deployErrors.unknown_source],
+      response: { 202: Type.Unknown({ description: 'the initial sync started: its status with per-source progress' }) },
       permission: INITIAL_SYNC_PERMISSION,
       schema: { summary: 'Start the initial sync of every enabled source (one-time deploy token or admin)', body: Type.Optional(Type.Union([Type.Object({ sources: Type.Optional(Type.Array(Type.String(), { maxItems: 1000 })) }, { additionalProperties: false }), Type.Null()])) },
     },
@@ -42,7 +45,7 @@ export function registerInitialSyncRoutes(ctx: PluginContext, runner: InitialSyn
       return status;
     },
   );
-  ctx.routes.get('/api/initial-sync/status', { permission: INITIAL_SYNC_PERMISSION, schema: { summary: 'Initial sync state with per-source progress (one-time deploy token or admin)' } }, async () => runner.get());
-  ctx.routes.post('/api/initial-sync/skip-source', { permission: 'platform.manage', schema: { summary: 'Skip the source syncing now; the initial sync goes on with the next (admin)' } }, async () => runner.skipCurrent());
-  ctx.routes.post('/api/initial-sync/cancel', { permission: 'platform.manage', schema: { summary: 'Cancel the whole initial sync (admin)' } }, async () => runner.cancel());
+  ctx.routes.get('/api/initial-sync/status', { errors: [deployErrors.deploy_token_invalid, deployErrors.deploy_token_expired, deployErrors.deploy_token_not_accepted], permission: INITIAL_SYNC_PERMISSION, schema: { summary: 'Initial sync state with per-source progress (one-time deploy token or admin)' } }, async () => runner.get());
+  ctx.routes.post('/api/initial-sync/skip-source', { errors: [deployErrors.initial_sync_not_running], permission: 'platform.manage', schema: { summary: 'Skip the source syncing now; the initial sync goes on with the next (admin)' } }, async () => runner.skipCurrent());
+  ctx.routes.post('/api/initial-sync/cancel', { errors: [deployErrors.initial_sync_not_running], permission: 'platform.manage', schema: { summary: 'Cancel the whole initial sync (admin)' } }, async () => runner.cancel());
 }

@@ -5,6 +5,7 @@ import { Type } from '@sinclair/typebox';
 import type { SecretAudit } from '../store.js';
 import type { ConnectFlow } from './connect-flow.js';
 import type { OAuthConnections } from './connections.js';
+import { secretErrors } from '../errors.js';
 
 const BIND_COOKIE = 'basin_oauth_bind';
 const CALLBACK_PATH = '/oauth/callback/';
@@ -45,7 +46,7 @@ export function registerOAuthRoutes(ctx: PluginContext, d: OAuthRouteDeps): void
 
   ctx.routes.get(
     '/oauth/connect/:source_type',
-    { permission: 'config.manage', schema: { summary: "Start connecting a source type's provider (authorization code with PKCE); redirects to the provider", params: Params } },
+    { errors: [secretErrors.oauth_public_url_required, secretErrors.oauth_not_supported, secretErrors.oauth_provider_unconfigured, secretErrors.oauth_client_missing, secretErrors.oauth_needs_session], permission: 'config.manage', schema: { summary: "Start connecting a source type's provider (authorization code with PKCE); redirects to the provider", params: Params } },
     async (req, reply) => {
       const base = d.publicUrl();
       if (!base) {
