@@ -80,7 +80,7 @@ export function AddSourceWizard({ onClose, onAdded }) {
   const [values, setValues] = useState({});
   const [checkResult, setCheckResult] = useState(null);
   useEffect(() => {
-    api('/api/secrets').then((s) => setSecrets((s?.variables ?? s?.items ?? s ?? []).map((v) => v.name ?? v.key ?? v).filter((n) => typeof n === 'string')), () => setSecrets(null));
+    api('/api/secrets').then((s) => setSecrets((Array.isArray(s) ? s : (s?.env ?? s?.variables ?? s?.items ?? [])).map((v) => v.name ?? v.key ?? v).filter((n) => typeof n === 'string')), () => setSecrets(null));
   }, []);
   const def = types.data?.find((t) => t.type === type);
   const schema = def?.config_schema ?? {};
