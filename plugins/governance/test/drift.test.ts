@@ -304,3 +304,22 @@ test('a column missing from the newly loaded data is column_removed although old
     await app.close();
   }
 });
+
+test('a database attached to the warehouse (the serving-copy publish attaches one) does not double the columns drift reads', async () => {
+  const { app, gov, dir } = await boot();
+  try {
+    await sql(app, `CREATE SCHEMA raw_shop; CREATE TABLE raw_shop.orders (id INTEGER, amount DOUBLE)`);
+    await load(gov, 'shop', ['orders'], 's1');
+    const other = path.join(dir, 'data', 'other.db');
+    await sql(app, `ATTACH '${other}' AS other_db; CREATE SCHEMA other_db.raw_shop; CREATE TABLE other_db.raw_shop.orders (id INTEGER, amount DOUBLE)`);
+    try {
+      assert.equal((await gov.checkDrift('shop', 'raw_shop', 'orders', 's2')).outcome, 'unchanged');
+      const r = await app.http.inject({ method: 'POST', url: '/api/governance/drift/shop/accept' });
+      assert.deepEqual(r.json().tables[0].columns.map((c: any) => c.name), ['id', 'amount']);
+    } finally {
+      await sql(app, 'DETACH other_db');
+    }
+  } finally {
+    await app.close();
+  }
+});

@@ -49,7 +49,7 @@ export async function planMonitor(m: Monitor, warehouse: Warehouse, guard: Expre
   };
   const [schema, table] = m.source_table.split('.') as [string, string];
   const columns = await warehouse.query<ColumnRow>(
-    'SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 ORDER BY ordinal_position',
+    'SELECT column_name, data_type FROM information_schema.columns WHERE table_catalog = current_database() AND table_schema = $1 AND table_name = $2 ORDER BY ordinal_position',
     [schema, table],
   );
   if (!columns.length) fail('source_table', `table ${m.source_table} does not exist in the warehouse`);
