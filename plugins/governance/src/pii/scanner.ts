@@ -13,7 +13,7 @@ export interface ColumnScan extends ColumnVerdict {
 export async function scanTable(warehouse: Warehouse, schema: string, table: string, sampleRows: number, opts: ClassifyOptions): Promise<ColumnScan[]> {
   const cols = (
     await warehouse.query<{ column_name: string; data_type: string }>(
-      'SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = $schema AND table_name = $table ORDER BY ordinal_position',
+      'SELECT column_name, data_type FROM information_schema.columns WHERE table_catalog = current_database() AND table_schema = $schema AND table_name = $table ORDER BY ordinal_position',
       { schema, table },
     )
   ).filter((c) => !isMetadataColumn(c.column_name));

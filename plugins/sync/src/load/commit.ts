@@ -138,7 +138,7 @@ async function swapRejects(c: Conn, schema: string, r: ResourceLoad, replace: bo
 }
 
 export async function tableExists(c: Conn, schema: string, table: string): Promise<boolean> {
-  const r = await c.runAndReadAll(`SELECT 1 FROM duckdb_tables() WHERE schema_name = ${literal(schema)} AND table_name = ${literal(table)}`);
+  const r = await c.runAndReadAll(`SELECT 1 FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = ${literal(schema)} AND table_name = ${literal(table)}`);
   return r.getRows().length > 0;
 }
 
@@ -149,7 +149,7 @@ export async function tableExists(c: Conn, schema: string, table: string): Promi
 export async function dropStaleStaging(warehouse: Warehouse): Promise<number> {
   return warehouse.write(
     async (c) => {
-      const rows = (await c.runAndReadAll(`SELECT schema_name, table_name FROM duckdb_tables() WHERE starts_with(table_name, ${literal(STAGING_PREFIX)})`)).getRowObjectsJson() as Array<{ schema_name: string; table_name: string }>;
+      const rows = (await c.runAndReadAll(`SELECT schema_name, table_name FROM duckdb_tables() WHERE database_name = current_database() AND starts_with(table_name, ${literal(STAGING_PREFIX)})`)).getRowObjectsJson() as Array<{ schema_name: string; table_name: string }>;
       for (const r of rows) await c.run(`DROP TABLE IF EXISTS ${ident(r.schema_name)}.${ident(r.table_name)}`);
       if (rows.length) await c.run('CHECKPOINT');
       return rows.length;
