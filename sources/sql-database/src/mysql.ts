@@ -4,7 +4,7 @@ import { SourceError, type SourceContext } from '@basin/sdk';
 import type { DbTable } from './catalog.js';
 import type { SqlDatabaseConfig } from './config.js';
 import { resourceName } from './ident.js';
-import type { DbSession } from './session.js';
+import { rowBatches, type DbSession } from './session.js';
 
 interface Target {
   options: ConnectionOptions;
@@ -187,16 +187,7 @@ export async function openMysql(ctx: SourceContext<SqlDatabaseConfig>): Promise<
     async *batches(sql, params, size, signal) {
       // the core (callback) connection streams rows with back-pressure: paused while a batch loads
       const stream = core.query(sql, params).stream({ highWaterMark: size });
-      let batch: Record<string, unknown>[] = [];
-      for await (const row of stream as AsyncIterable<Record<string, unknown>>) {
-        batch.push(row);
-        if (batch.length >= size) {
-          if (signal.aborted) throw new SourceError('cancelled', 'the read was cancelled');
-          yield batch;
-          batch = [];
-        }
-      }
-      if (batch.length) yield batch;
+      yield* rowBatches(stream as AsyncIterable<Record<string, unknown>>, size, signal);
     },
     async close() {
       if (closed) return;

@@ -1,3 +1,4 @@
+import { SourceError } from '@basin/sdk';
 import type { DbTable } from './catalog.js';
 
 /** The database a `sql_database` source reads; `dialect` in the config picks it. */
@@ -30,4 +31,21 @@ export interface DbSession {
   /** the rows of a query in batches of at most `size`, streamed (never the whole result in memory) */
   batches(sql: string, params: unknown[], size: number, signal: AbortSignal): AsyncGenerator<Record<string, unknown>[]>;
   close(): Promise<void>;
+}
+
+/**
+ * Groups streamed rows into batches of at most `size`, checking for cancellation between batches
+ * (the MySQL and SQLite sessions; PostgreSQL fetches whole batches from a cursor).
+ */
+export async function* rowBatches(rows: Iterable<Record<string, unknown>> | AsyncIterable<Record<string, unknown>>, size: number, signal: AbortSignal, map: (row: Record<string, unknown>) => Record<string, unknown> = (r) => r): AsyncGenerator<Record<string, unknown>[]> {
+  let batch: Record<string, unknown>[] = [];
+  for await (const row of rows) {
+    batch.push(map(row));
+    if (batch.length >= size) {
+      if (signal.aborted) throw new SourceError('cancelled', 'the read was cancelled');
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length) yield batch;
 }

@@ -5,7 +5,7 @@ import { SourceError, type SourceContext } from '@basin/sdk';
 import type { DbTable } from './catalog.js';
 import type { SqlDatabaseConfig } from './config.js';
 import { quoteIdent, resourceName } from './ident.js';
-import type { DbSession } from './session.js';
+import { rowBatches, type DbSession } from './session.js';
 
 /**
  * A declared SQLite column type -> the PostgreSQL base type name the shared type map knows, by
@@ -89,16 +89,7 @@ export async function openSqlite(ctx: SourceContext<SqlDatabaseConfig>): Promise
     },
     async *batches(sql, params, size, signal) {
       const stmt = db.prepare(sql).safeIntegers(true);
-      let batch: Record<string, unknown>[] = [];
-      for (const row of stmt.iterate(...params) as IterableIterator<Record<string, unknown>>) {
-        batch.push(toPlain(row));
-        if (batch.length >= size) {
-          if (signal.aborted) throw new SourceError('cancelled', 'the read was cancelled');
-          yield batch;
-          batch = [];
-        }
-      }
-      if (batch.length) yield batch;
+      yield* rowBatches(stmt.iterate(...params) as IterableIterator<Record<string, unknown>>, size, signal, toPlain);
     },
     async close() {
       if (closed) return;
