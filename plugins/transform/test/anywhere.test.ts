@@ -3,21 +3,9 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
-import { createApp, runCli, type BasinApp } from '@basin/core';
-import { txProject } from './fixtures/project.js';
-
-async function cli(args: string[]) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (b) => (out += b));
-  stderr.on('data', (b) => (err += b));
-  const code = await runCli(args, { stdout, stderr });
-  return { code, out, err };
-}
+import { createApp, type BasinApp } from '@basin/core';
+import { cli, txProject } from './fixtures/project.js';
 
 const sources = 'version: "1.0"\nsources:\n  - name: shop\n    type: local_files\n    local_files:\n      directory: data/shop\n';
 // local_files loads a folder into one table named after the source: raw_shop.shop, staged as stg_shop__shop

@@ -2,21 +2,9 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
-import { createApp, runCli } from '@basin/core';
-import { txProject, writeRawOrders } from './fixtures/project.js';
-
-async function cli(args: string[]) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (b) => (out += b));
-  stderr.on('data', (b) => (err += b));
-  const code = await runCli(args, { stdout, stderr });
-  return { code, out, err };
-}
+import { createApp } from '@basin/core';
+import { cli, txProject, writeRawOrders } from './fixtures/project.js';
 
 test('basin tx setup is idempotent and reports the pinned versions', async () => {
   const dir = txProject();
