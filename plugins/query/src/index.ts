@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { BasinError, coreServices, definePlugin } from '@basin/core';
+import { coreErrors, coreServices, definePlugin } from '@basin/core';
 import { Type } from '@sinclair/typebox';
 import { ApiSection, DEFAULT_MAX_RESPONSE_BYTES } from './config.js';
 import { QueryPool } from './query-pool.js';
@@ -63,12 +63,12 @@ export default definePlugin({
         const sql = req.body.sql as string;
         const bytes = Buffer.byteLength(sql, 'utf8');
         if (bytes > MAX_SQL_BYTES) {
-          throw new BasinError(413, 'payload_too_large', `The SQL is ${bytes} bytes; at most ${MAX_SQL_BYTES} bytes (100 KB) are accepted.`, { limit_bytes: MAX_SQL_BYTES, bytes });
+          throw coreErrors.payload_too_large({ reason: `The SQL is ${bytes} bytes; at most ${MAX_SQL_BYTES} bytes (100 KB) are accepted.` }, { details: { limit_bytes: MAX_SQL_BYTES, bytes } });
         }
         // the warehouse alone publishes the copy; a query waits a little for a publish under way and never writes (issue 11)
         await warehouse.servingCopyReady(STALE_PUBLISH_WAIT_MS);
         if (!fs.existsSync(warehouse.servingPath)) {
-          throw new BasinError(503, 'serving_copy_unavailable', 'The read-only copy of the warehouse is not available yet; retry shortly.');
+          throw queryErrors.serving_copy_unavailable();
         }
         const a = api();
         const body = await pool.run(
