@@ -11,6 +11,19 @@ export const MIN_SECRET_LENGTH = 4;
  * `user:password` so its base64 form is covered).
  */
 export function secretForms(secret: string): string[] {
+  const known = formsCache.get(secret);
+  if (known) return known;
+  const forms = computeForms(secret);
+  // the server log redacts every line: the forms of a secret are computed once (bounded, oldest dropped)
+  if (formsCache.size >= FORMS_CACHE_MAX) formsCache.delete(formsCache.keys().next().value as string);
+  formsCache.set(secret, forms);
+  return forms;
+}
+
+const FORMS_CACHE_MAX = 1000;
+const formsCache = new Map<string, string[]>();
+
+function computeForms(secret: string): string[] {
   const forms = new Set<string>([secret]);
   const pct = encodeURIComponent(secret);
   forms.add(pct);
