@@ -1,4 +1,4 @@
-import { coreServices, definePlugin, grantedFrom } from '@basin/core';
+import { coreServices, definePlugin } from '@basin/core';
 import { authRef } from '@basin/plugin-auth/contract';
 import { scheduleJobTypesPoint } from '@basin/plugin-scheduler/contract';
 import { registerBackupCommands } from './cli.js';
@@ -7,6 +7,7 @@ import { ObjectStore } from './object-store.js';
 import { registerBackupRoutes } from './routes.js';
 import { BackupService } from './service.js';
 import { objectStoreSettings } from './settings.js';
+import { platformPermissions } from '@basin/plugin-platform/contract';
 
 export { BackupService } from './service.js';
 export { ObjectStore, type ObjectStoreSettings } from './object-store.js';
@@ -19,7 +20,7 @@ export default definePlugin({
   name: 'backups',
   optionalDependsOn: ['auth', 'scheduler', 'platform'],
   // SPEC's platform.manage guards the backup routes; declared here too so the plugin works without platform
-  permissions: [{ name: 'platform.manage', roles: grantedFrom.admin }],
+  permissions: [platformPermissions.manage],
   commands: registerBackupCommands,
   register(ctx) {
     const service = new BackupService({

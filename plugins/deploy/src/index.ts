@@ -1,4 +1,4 @@
-import { addExamples, coreServices, definePlugin, grantedFrom } from '@basin/core';
+import { addExamples, coreServices, definePlugin } from '@basin/core';
 import type { SourcesFile } from '@basin/plugin-sources/contract';
 import { syncEngineRef } from '@basin/plugin-sync/contract';
 import { initialSyncRef, INITIAL_SYNC_EVENTS } from './contract.js';
@@ -9,6 +9,7 @@ import { DeployTokens } from './initial-sync/deploy-token.js';
 import { INITIAL_SYNC_PERMISSION, registerInitialSyncRoutes } from './initial-sync/routes.js';
 import { InitialSync } from './initial-sync/runner.js';
 import { InitialSyncStateStore } from './initial-sync/state-store.js';
+import { platformPermissions } from '@basin/plugin-platform/contract';
 
 export { DeployTokens, DEPLOY_TOKEN_PREFIX } from './initial-sync/deploy-token.js';
 export { InitialSync } from './initial-sync/runner.js';
@@ -23,7 +24,7 @@ export default definePlugin({
   name: 'deploy',
   optionalDependsOn: ['auth', 'sources', 'sync'],
   // platform.manage (SPEC's) guards skip and cancel; declared here too so the plugin works without platform
-  permissions: [{ name: INITIAL_SYNC_PERMISSION, roles: ['admin'], beyondSpec: true }, { name: 'platform.manage', roles: grantedFrom.admin }],
+  permissions: [{ name: INITIAL_SYNC_PERMISSION, roles: ['admin'], beyondSpec: true }, platformPermissions.manage],
   commands(cli) {
     registerInitialSyncCommands(cli);
     registerDeployCommand(cli);

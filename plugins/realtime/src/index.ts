@@ -1,4 +1,4 @@
-import { coreServices, createServiceRef, definePlugin, grantedFrom } from '@basin/core';
+import { coreServices, createServiceRef, definePlugin } from '@basin/core';
 import type { AuthLogout } from '@basin/plugin-auth/contract';
 import { WS_EVENT_PERMISSIONS, WsHub } from './hub.js';
 import { attachUpgrade, WS_PATH } from './upgrade.js';
@@ -6,6 +6,7 @@ import { realtimeErrors } from './errors.js';
 import { sourcePermissions } from '@basin/plugin-sources/contract';
 import { txPermissions } from '@basin/plugin-transform/contract';
 import { governancePermissions } from '@basin/plugin-governance/contract';
+import { platformPermissions } from '@basin/plugin-platform/contract';
 
 export { WsHub, WS_EVENT_PERMISSIONS, DEFAULT_HUB_OPTIONS, type HubOptions } from './hub.js';
 export { WS_PATH } from './upgrade.js';
@@ -17,7 +18,7 @@ const wsHubRef = createServiceRef<WsHub>({ id: 'wsHub' });
 export default definePlugin({
   name: 'realtime',
   // the permissions the event filter checks (WS_EVENT_PERMISSIONS), known even when their owners are not installed
-  permissions: [sourcePermissions.view, txPermissions.view, governancePermissions.view, { name: 'platform.manage', roles: grantedFrom.admin }],
+  permissions: [sourcePermissions.view, txPermissions.view, governancePermissions.view, platformPermissions.manage],
   optionalDependsOn: ['auth'],
   register(ctx) {
     const hub = new WsHub(ctx.log);

@@ -1,4 +1,4 @@
-import { addExamples, coreServices, definePlugin, grantedFrom } from '@basin/core';
+import { addExamples, coreServices, definePlugin } from '@basin/core';
 import { authRef } from '@basin/plugin-auth/contract';
 import { sourceOAuthRef, sourceRegistryRef } from '@basin/plugin-sources/contract';
 import { registerSecretCommands } from './cli.js';
@@ -11,6 +11,7 @@ import { fileKeys, tokenKeys } from './oauth/token-key.js';
 import { OAuthTokenStore } from './oauth/token-store.js';
 import { registerSecretRoutes } from './routes.js';
 import { SecretsStore, type SecretAudit } from './store.js';
+import { platformPermissions } from '@basin/plugin-platform/contract';
 
 export { SecretsStore, MASK } from './store.js';
 export { EnvDocument, quoteEnvValue } from './env-file.js';
@@ -23,7 +24,7 @@ export default definePlugin({
   name: 'secrets',
   optionalDependsOn: ['auth', 'sources'],
   // SPEC guards the secrets routes with config.manage; declared here too so the plugin works without platform
-  permissions: [{ name: 'config.manage', roles: grantedFrom.admin }],
+  permissions: [platformPermissions.config_manage],
   configSections: [{ section: 'oauth', schema: OAuthSection }],
   commands(cli) {
     registerSecretCommands(cli);
