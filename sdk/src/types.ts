@@ -27,6 +27,16 @@ export interface ResourceSpec {
   cursorField?: string;
   /** 'append' adds rows; 'replace' swaps the table; 'merge' upserts on primaryKey */
   writeDisposition?: 'append' | 'replace' | 'merge';
+  /**
+   * merge of a change stream: when one sync yields several rows of a key, only the one with the
+   * highest value of this column is stored (e.g. the change's log position)
+   */
+  latestBy?: string;
+  /**
+   * merge of a change stream: a BOOLEAN column; a row with it true removes its key from the table
+   * instead of being stored, and the column itself is not stored
+   */
+  deleteFlag?: string;
   description?: string;
 }
 

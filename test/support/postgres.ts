@@ -74,11 +74,16 @@ function destroy(c: Cluster): void {
   live.delete(c);
 }
 
+export interface StartOptions {
+  /** `logical` for logical replication (pg_replication tests); default: the server's own (replica) */
+  walLevel?: 'replica' | 'logical';
+}
+
 /**
  * Starts a fresh cluster. Loopback connections of the superuser are trusted; every other role must
  * give its password (scram-sha-256), so tests can exercise a wrong password.
  */
-export async function startPostgres(): Promise<PostgresServer> {
+export async function startPostgres(options: StartOptions = {}): Promise<PostgresServer> {
   const bin = postgresBinDir();
   if (!bin) throw new Error('PostgreSQL server binaries not found under /usr/lib/postgresql; run `node scripts/setup.mjs postgresql`.');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'basin-pg-'));
@@ -109,7 +114,7 @@ export async function startPostgres(): Promise<PostgresServer> {
     let port = 0;
     for (let attempt = 0; ; attempt++) {
       port = await freePort();
-      const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+      const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off${options.walLevel ? ` -c wal_level=${options.walLevel}` : ''}`;
       try {
         run(path.join(bin, 'pg_ctl'), ['-D', data, '-l', path.join(dir, 'server.log'), '-o', opts, '-w', '-t', '60', 'start']);
         break;

@@ -48,11 +48,15 @@ async function swapOne(c: Conn, schema: string, syncId: string, r: ResourceLoad,
       );
     }
   };
+  const changes = changeRows(r, stg);
   if (replace || !exists) {
     if (r.created) {
       guard(r.rows);
       if (exists) await c.run(`DROP TABLE ${target}`);
-      await c.run(`ALTER TABLE ${stg} RENAME TO ${ident(r.name)}`);
+      if (changes) {
+        await c.run(`CREATE TABLE ${target} AS ${changes}`);
+        await c.run(`DROP TABLE ${stg}`);
+      } else await c.run(`ALTER TABLE ${stg} RENAME TO ${ident(r.name)}`);
     } else if (exists) {
       guard(0);
       await c.run(`DELETE FROM ${target}`);
@@ -62,6 +66,7 @@ async function swapOne(c: Conn, schema: string, syncId: string, r: ResourceLoad,
     if (r.created) {
       // schema evolution first: DuckDB wants ALTERs before other changes to the table in a transaction
       for (const [col, type] of r.columns) {
+        if (col === r.spec?.deleteFlag) continue;
         const was = have.get(col);
         if (was === undefined) await c.run(`ALTER TABLE ${target} ADD COLUMN ${ident(col)} ${type}`);
         else if (widen(was, type) !== was) await c.run(`ALTER TABLE ${target} ALTER COLUMN ${ident(col)} TYPE ${widen(was, type)}`);
@@ -76,7 +81,7 @@ async function swapOne(c: Conn, schema: string, syncId: string, r: ResourceLoad,
       if (pk.length) {
         await c.run(`DELETE FROM ${target} AS t USING ${stg} AS s WHERE ${pk.map((k) => `t.${ident(k)} = s.${ident(k)}`).join(' AND ')}`);
       }
-      await c.run(`INSERT INTO ${target} BY NAME SELECT * FROM ${stg}`);
+      await c.run(`INSERT INTO ${target} BY NAME ${changes ?? `SELECT * FROM ${stg}`}`);
       await c.run(`DROP TABLE ${stg}`);
     }
     const after = Number((await c.runAndReadAll(`SELECT count(*) FROM ${target}`)).getRows()[0]![0]);
@@ -89,6 +94,22 @@ async function swapOne(c: Conn, schema: string, syncId: string, r: ResourceLoad,
   const columns = described.map((x) => ({ name: x.column_name, type: x.column_type, nullable: x.null === 'YES' }));
   const widened = r.created ? await widenedColumns(c, target, syncId, r, previousTypes, columns) : [];
   return { name: r.name, schema, rows, loaded: r.rows, columns, rejected: r.rejected, rejectsTable: rejects, widened };
+}
+
+/**
+ * The rows a change stream's staging stores (a merge resource with `latestBy` and/or `deleteFlag`,
+ * e.g. pg_replication): the latest row of each key, and of those only the ones that are not deletes,
+ * without the delete flag column. Null for any other resource (staging is stored as it is).
+ */
+function changeRows(r: ResourceLoad, stg: string): string | null {
+  const spec = r.spec;
+  const pk = (spec?.primaryKey ?? []).filter((k) => r.columns.has(k));
+  if (!r.created || spec?.writeDisposition !== 'merge' || !pk.length) return null;
+  const latest = spec.latestBy && r.columns.has(spec.latestBy) ? spec.latestBy : null;
+  const flag = spec.deleteFlag && r.columns.has(spec.deleteFlag) ? spec.deleteFlag : null;
+  if (!latest && !flag) return null;
+  const rows = latest ? `(SELECT * FROM ${stg} QUALIFY row_number() OVER (PARTITION BY ${pk.map(ident).join(', ')} ORDER BY ${ident(latest)} DESC) = 1)` : stg;
+  return flag ? `SELECT * EXCLUDE (${ident(flag)}) FROM ${rows} WHERE ${ident(flag)} IS NOT TRUE` : `SELECT * FROM ${rows}`;
 }
 
 async function columnTypes(c: Conn, table: string): Promise<Map<string, string>> {
