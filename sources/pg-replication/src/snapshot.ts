@@ -9,12 +9,13 @@ import { duckdbType } from './type-map.js';
 /**
  * The initial copy: every table read in the snapshot the slot exported when it was created, so
  * the rows are exactly the state before the slot's first change. Each row carries the slot's
- * consistent point as its LSN (any later change of the key wins over it).
+ * consistent point minus one as its LSN: the first change's record may start right at that point,
+ * and any change of the key must win over the snapshot row.
  */
 export async function* readSnapshot(ctx: SourceContext<PgReplicationConfig>, sql: pg.Client, snapshot: string, at: bigint, tables: ReplTable[]): AsyncGenerator<ReadItem> {
   await sql.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
   await sql.query(`SET TRANSACTION SNAPSHOT '${snapshot.replace(/'/g, "''")}'`);
-  const lsn = lsnNumber(at);
+  const lsn = lsnNumber(at - 1n);
   const size = ctx.config.chunk_size;
   for (const t of tables) {
     const decimals = t.columns.filter((c) => duckdbType(c).startsWith('DECIMAL')).map((c) => c.name);
