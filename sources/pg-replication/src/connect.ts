@@ -84,7 +84,7 @@ export function describeError(e: unknown, t: Pick<Target, 'where' | 'user' | 'se
     case '42501':
       return new SourceError(
         'permission_denied',
-        `PostgreSQL at ${t.where}: ${err.message}. The role "${t.user}" needs the REPLICATION attribute (ALTER ROLE ${t.user} REPLICATION), SELECT on the tables, and to own them or the publication.`,
+        `PostgreSQL at ${t.where}: ${err.message}. The role "${t.user}" needs the REPLICATION attribute (ALTER ROLE ${t.user} REPLICATION), SELECT on the tables, and to create the publication: CREATE on the database and ownership of the tables (or name a publication a superuser made in \`publication\`).`,
         { pg_code: err.code },
       );
     case '55000':
