@@ -47,6 +47,19 @@ function committedPosition(state: Record<string, Record<string, unknown>>, slot:
 }
 
 /**
+ * Waits (up to 15 s) for the slot to be free: after a killed sync the server notices the lost
+ * connection a moment later, and a slot streams to one session at a time.
+ */
+async function waitInactive(sql: pg.Client, slot: string): Promise<void> {
+  for (let i = 0; ; i++) {
+    const info = await slotInfo(sql, slot);
+    if (!info?.active) return;
+    if (i >= 75) throw new SourceError('slot_in_use', `Replication slot "${slot}" is in use by server process ${info.active_pid}; stop the other consumer (or another sync of this source) first.`, { slot });
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/**
  * Drops the source's replication slot and the publication Basin created (a publication the user
  * made is left alone). Run it before removing a source, or the server keeps WAL for the slot forever.
  */
@@ -104,7 +117,9 @@ async function* readReplication(ctx: Ctx, resources: ResourceSpec[], state: Reco
       if (info.confirmed_flush_lsn && lsnToBigint(info.confirmed_flush_lsn) > start) {
         throw new SourceError('slot_moved', `Replication slot "${slot}" was advanced past this source's committed position ${formatLsn(start)} by another consumer; changes in between are gone: run a full refresh and let only Basin use the slot.`, { slot });
       }
-      const upTo = lsnToBigint((await sql.query('SELECT pg_current_wal_insert_lsn()::text AS l')).rows[0].l);
+      await waitInactive(sql, slot);
+      // what was committed (flushed) when the sync started: the run's bound
+      const upTo = lsnToBigint((await sql.query('SELECT pg_current_wal_flush_lsn()::text AS l')).rows[0].l);
       repl = await connect(ctx, 'replication');
       const result: StreamResult = { end: start, changes: 0 };
       yield* streamChanges(ctx, repl, { slot, publication, start, target: upTo, schema: cfg.schema, tables: new Map(tables.map((t) => [t.name, t])) }, result);

@@ -17,8 +17,11 @@ const HIGH_WATER = 20_000;
 const LOW_WATER = 2_000;
 /** while idle, how often the server is asked where its decoding stands */
 const POLL_MS = 200;
-/** a caught-up stream whose position no longer moves ends the run (the rest waits for the next sync) */
-const IDLE_END_MS = 3_000;
+/**
+ * a stream whose position has not moved for this long ends the run, at the position the server
+ * reported (a fallback: runs normally end when the server has decoded past the bound)
+ */
+const IDLE_END_MS = 10_000;
 /** standby status interval, well inside the server's wal_sender_timeout (60 s by default) */
 const STATUS_MS = 10_000;
 // microseconds between 1970-01-01 and 2000-01-01, PostgreSQL's epoch
@@ -29,7 +32,7 @@ export interface StreamOptions {
   publication: string;
   /** the committed position: the stream starts after it, and it is the one acknowledged to the server */
   start: bigint;
-  /** the WAL insert position when the sync started: the run ends once it has been decoded */
+  /** the WAL flush position when the sync started: the run ends once it has been decoded */
   target: bigint;
   schema: string;
   /** source table name -> table */
@@ -68,7 +71,11 @@ export async function* streamChanges(ctx: SourceContext<PgReplicationConfig>, re
   if (typeof conn.sendCopyFromChunk !== 'function') throw new Error('this version of pg cannot send replication status updates');
   const send = (lsn: bigint, reply: boolean) => conn.sendCopyFromChunk!(statusUpdate(lsn, reply));
   const plugin = new PgoutputPlugin({ protoVersion: 1, publicationNames: [o.publication] });
-  const queue: Buffer[] = [];
+  // messages decoded as they arrive (node-pg reuses the buffer a chunk points into), in a FIFO
+  // with a read index (Array.shift is linear in the queue's length)
+  let queue: Incoming[] = [];
+  let head = 0;
+  const queued = () => queue.length - head;
   let wake: (() => void) | null = null;
   let failure: unknown = null;
   let paused = false;
@@ -77,10 +84,24 @@ export async function* streamChanges(ctx: SourceContext<PgReplicationConfig>, re
     wake = null;
     w?.();
   };
-  conn.on('copyData', (msg: { chunk: Buffer }) => {
-    // node-pg reuses the buffer the chunk points into: keep a copy
-    queue.push(Buffer.from(msg.chunk));
-    if (!paused && queue.length >= HIGH_WATER) {
+  conn.on('copyData', (chunk: { chunk: Buffer }) => {
+    const buf = chunk.chunk;
+    try {
+      if (buf[0] === 0x77) {
+        const msg = plugin.parse(buf.subarray(25));
+        // values in PostgreSQL's text form, as the snapshot reads them (set before the relation's rows are decoded)
+        if (msg.tag === 'relation') for (const c of msg.columns) c.parser = typeParsers.getTypeParser(c.typeOid);
+        queue.push({ lsn: buf.readBigUInt64BE(1), msg });
+      }
+      else if (buf[0] === 0x6b) {
+        // primary keepalive: the server's decoding position, and whether it wants an answer now
+        if (buf[17]) send(o.start, false);
+        queue.push({ walEnd: buf.readBigUInt64BE(1) });
+      }
+    } catch (e) {
+      failure ??= e;
+    }
+    if (!paused && queued() >= HIGH_WATER) {
       paused = true;
       conn.stream.pause();
     }
@@ -106,7 +127,18 @@ export async function* streamChanges(ctx: SourceContext<PgReplicationConfig>, re
       },
     );
   void streaming;
-  const keepAlive = setInterval(() => started && send(o.start, false), STATUS_MS);
+  // while the queue is empty, ask the server where it stands (its answer may end the run); and
+  // report status now and then, inside wal_sender_timeout, however long a batch takes to load
+  let ticks = 0;
+  const ticker = setInterval(() => {
+    if (!started) return;
+    const idle = !queued();
+    if (idle || ++ticks * POLL_MS >= STATUS_MS) {
+      ticks = 0;
+      send(o.start, idle);
+    }
+    if (idle) poke();
+  }, POLL_MS);
   const buffers = new Map<string, Record<string, unknown>[]>();
   const warnedToast = new Set<string>();
   let inTxn = false;
@@ -116,25 +148,23 @@ export async function* streamChanges(ctx: SourceContext<PgReplicationConfig>, re
   try {
     for (;;) {
       if (ctx.signal.aborted) throw new SourceError('cancelled', 'the read was cancelled');
-      const buf = queue.shift();
-      if (!buf) {
+      const item = head < queue.length ? queue[head++] : undefined;
+      if (head > 4096 && head * 2 > queue.length) {
+        queue = queue.slice(head);
+        head = 0;
+      }
+      if (!item) {
         if (failure) throw failure;
         if (started && !inTxn && Date.now() - lastMove > IDLE_END_MS) break;
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-          setTimeout(resolve, POLL_MS).unref();
-        });
-        if (!queue.length && started) send(o.start, true);
+        await new Promise<void>((resolve) => (wake = resolve));
         continue;
       }
-      if (paused && queue.length <= LOW_WATER) {
+      if (paused && queued() <= LOW_WATER) {
         paused = false;
         conn.stream.resume();
       }
-      if (buf[0] === 0x6b) {
-        // primary keepalive: the server's decoding position, and whether it wants an answer now
-        const walEnd = buf.readBigUInt64BE(1);
-        if (buf[17]) send(o.start, false);
+      if ('walEnd' in item) {
+        const walEnd = item.walEnd;
         if (walEnd !== lastWalEnd) {
           lastWalEnd = walEnd;
           lastMove = Date.now();
@@ -146,15 +176,9 @@ export async function* streamChanges(ctx: SourceContext<PgReplicationConfig>, re
         }
         continue;
       }
-      if (buf[0] !== 0x77) continue;
       lastMove = Date.now();
-      const lsn = buf.readBigUInt64BE(1);
-      const msg = plugin.parse(buf.subarray(25));
+      const { lsn, msg } = item;
       switch (msg.tag) {
-        case 'relation':
-          // values in PostgreSQL's text form, as the snapshot reads them
-          for (const c of msg.columns) c.parser = typeParsers.getTypeParser(c.typeOid);
-          break;
         case 'begin':
           inTxn = true;
           break;
@@ -191,13 +215,16 @@ export async function* streamChanges(ctx: SourceContext<PgReplicationConfig>, re
     }
     return finish();
   } finally {
-    clearInterval(keepAlive);
+    clearInterval(ticker);
   }
 
   function finish(): void {
     result.end = position;
   }
 }
+
+/** a decoded XLogData message with its WAL position, or a keepalive's server position */
+type Incoming = { lsn: bigint; msg: Pgoutput.Message } | { walEnd: bigint };
 
 type RowChange = Pgoutput.MessageInsert | Pgoutput.MessageUpdate | Pgoutput.MessageDelete;
 
@@ -209,7 +236,13 @@ type RowChange = Pgoutput.MessageInsert | Pgoutput.MessageUpdate | Pgoutput.Mess
 function toRows(msg: RowChange, t: ReplTable, lsn: bigint, warned: Set<string>, ctx: SourceContext<PgReplicationConfig>): Record<string, unknown>[] {
   const at = lsnNumber(lsn);
   const keyOf = (row: Record<string, unknown>) => JSON.stringify(t.primaryKey.map((k) => row[k]));
-  const deleted = (row: Record<string, unknown>) => ({ ...row, [LSN_COLUMN]: at, [DELETED_COLUMN]: true });
+  // the decoder makes a fresh object per tuple: marked in place (no copy per change)
+  const mark = (row: Record<string, unknown>, isDelete: boolean) => {
+    row[LSN_COLUMN] = at;
+    row[DELETED_COLUMN] = isDelete;
+    return row;
+  };
+  const deleted = (row: Record<string, unknown>) => mark(row, true);
   if (msg.tag === 'delete') {
     const old = msg.old ?? msg.key;
     return old ? [deleted(old)] : [];
@@ -226,6 +259,6 @@ function toRows(msg: RowChange, t: ReplTable, lsn: bigint, warned: Set<string>, 
     const before = msg.old ?? msg.key;
     if (before && keyOf(before) !== keyOf(row)) out.push(deleted(before));
   }
-  out.push({ ...row, [LSN_COLUMN]: at, [DELETED_COLUMN]: false });
+  out.push(mark(row, false));
   return out;
 }

@@ -12,7 +12,11 @@ export async function replicationServer(): Promise<PostgresServer> {
   return pg;
 }
 
-/** runs SQL in `shop` as the replicator role, so the tables it creates are its own */
+/**
+ * runs SQL in `shop` as the replicator role, so the tables it creates are its own; committed
+ * synchronously (the test server defaults to asynchronous commits), as a sync reads up to the
+ * WAL flushed when it starts
+ */
 export function asReplicator(pg: PostgresServer, sql: string): string {
-  return pg.psql(`SET ROLE ${REPLICATOR.user};\n${sql}`, 'shop');
+  return pg.psql(`SET ROLE ${REPLICATOR.user}; SET synchronous_commit = on;\n${sql}`, 'shop');
 }
