@@ -151,6 +151,11 @@ export interface SourceDefinition<S extends TSchema = TSchema> {
    * the block ('/auth_token_env'). Sources also enforce these in check/read.
    */
   validateConfig?(config: Static<S>): ConfigProblem[];
+  /**
+   * Undoes what the source set up outside Basin (a replication slot, a publication) when the source
+   * is removed (DELETE /api/sources/{name}); returns what it did, in words. A throw refuses the removal.
+   */
+  teardown?(ctx: SourceContext<Static<S>>): Promise<string>;
   check(ctx: SourceContext<Static<S>>): Promise<CheckResult>;
   discover(ctx: SourceContext<Static<S>>): Promise<ResourceSpec[]>;
   /** yields batches per resource; `state` is the last committed cursor state per resource */

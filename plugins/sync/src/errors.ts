@@ -12,5 +12,9 @@ export const syncErrors = defineErrors('sync', {
   path_outside_directory: { status: 400, message: (a: { reason: string }) => a.reason },
   not_a_file: { status: 400, message: (a: { reason: string }) => a.reason },
   invalid_date: { status: 400, message: (a: { field: string; value: string }) => `${a.field} "${a.value}" is not a real date` },
+  teardown_failed: {
+    status: 409,
+    message: (a: { source: string; reason: string }) => `Source "${a.source}" was not removed: undoing what it set up outside Basin failed: ${a.reason} Fix that and retry, or remove it with keep_external=true and clean up by hand.`,
+  },
   invalid_date_range: { status: 400, message: (a: { start: string; end: string }) => `end_date ${a.end} is before start_date ${a.start}` },
 });

@@ -153,6 +153,12 @@ export default defineSource({
   configSchema: PgReplicationConfig,
   capabilities: { incremental: true, dateRange: false, customQueries: false, performanceMetrics: false },
   discoverSelects: true,
+  async teardown(ctx) {
+    const dropped = await dropReplication(ctx);
+    const slot = slotName(ctx.config, ctx.name);
+    const publication = publicationName(ctx.config, ctx.name);
+    return `replication slot "${slot}" ${dropped.slot ? 'dropped' : 'was not there'}; publication "${publication}" ${dropped.publication ? 'dropped' : 'left (absent or not created by Basin)'}`;
+  },
   async check(ctx) {
     let sql: pg.Client | null = null;
     try {

@@ -160,3 +160,32 @@ test('drop_replication drops the slot and the publication Basin created, and loa
   assert.equal(pg.psql("SELECT count(*) FROM pg_publication WHERE pubname = 'basin_dropper'", 'shop').trim(), '0');
   assert.equal(num((await b.app.warehouse.query<{ n: unknown }>('SELECT count(*) AS n FROM raw_dropper.tmp_drop'))[0]!.n), 1, 'the loaded rows stay');
 });
+
+test('removing the source through the API drops its slot and publication first; a failing teardown keeps the source', async () => {
+  asReplicator(pg, 'CREATE TABLE tmp_rm (id int PRIMARY KEY); INSERT INTO tmp_rm VALUES (1);');
+  const { app, engine } = await project('rm_me', '      tables: [tmp_rm]\n');
+  assert.equal((await engine.run('rm_me')).status, 'succeeded');
+  assert.equal(pg.psql("SELECT count(*) FROM pg_replication_slots WHERE slot_name = 'basin_rm_me'").trim(), '1');
+  const XHR = { 'x-requested-with': 'XMLHttpRequest' };
+
+  // the database refuses the login: the removal is refused, naming the variable and not the password
+  const badPassword = 'Wr0ng-pass-for-teardown';
+  const bad = await project('rm_bad', '      tables: [tmp_rm]\n      slot_name: basin_rm_me\n');
+  fs.writeFileSync(path.join(bad.dir, '.env'), `SHOP_URL=${pg.urlFor(REPLICATOR.user, badPassword, 'shop')}\n`);
+  await bad.app.close();
+  const b2 = await boot(bad.dir);
+  const refused = await b2.app.http.inject({ method: 'DELETE', url: '/api/sources/rm_bad', headers: XHR });
+  assert.equal(refused.statusCode, 409, refused.body);
+  assert.equal(refused.json().error.code, 'teardown_failed');
+  assert.match(refused.json().error.message, /SHOP_URL/);
+  assert.ok(!refused.body.includes(badPassword));
+  assert.match(fs.readFileSync(path.join(bad.dir, '.basin/sources.yml'), 'utf8'), /rm_bad/, 'the source is still configured');
+  const forced = await b2.app.http.inject({ method: 'DELETE', url: '/api/sources/rm_bad?keep_external=true', headers: XHR });
+  assert.equal(forced.statusCode, 200, forced.body);
+
+  const res = await app.http.inject({ method: 'DELETE', url: '/api/sources/rm_me', headers: XHR });
+  assert.equal(res.statusCode, 200, res.body);
+  assert.match(res.json().teardown, /slot "basin_rm_me" dropped; publication "basin_rm_me" dropped/);
+  assert.equal(pg.psql("SELECT count(*) FROM pg_replication_slots WHERE slot_name = 'basin_rm_me'").trim(), '0');
+  assert.equal(pg.psql("SELECT count(*) FROM pg_publication WHERE pubname = 'basin_rm_me'", 'shop').trim(), '0');
+});

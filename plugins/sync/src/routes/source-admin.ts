@@ -6,6 +6,7 @@ import { Type } from '@sinclair/typebox';
 import { blockKey, SOURCE_NAME, sourcesFileSpec, type SourceRegistry, type SourcesConfig } from '@basin/plugin-sources/contract';
 import type { SyncEngineImpl } from '../engine.js';
 import { buildSourceContext } from '../context.js';
+import { syncErrors } from '../errors.js';
 
 const SourceParams = Type.Object({ source_name: Type.String({ minLength: 1, maxLength: 200 }) });
 
@@ -124,12 +125,31 @@ export function registerSourceAdminRoutes(ctx: PluginContext, d: { registry: Sou
     return { name, enabled: req.body.enabled };
   });
 
-  ctx.routes.delete('/api/sources/:source_name', { permission: 'source.manage', schema: { summary: 'Remove a source from sources.yml (its loaded tables stay in the warehouse)', params: SourceParams } }, async (req) => {
-    const name = req.params.source_name;
-    if (!d.sources.find(name)) throw errors.notFound(`Source "${name}"`);
-    if (d.engine.isRunning(name)) throw errors.conflict('sync_in_progress', `Source "${name}" is syncing; cancel the sync or wait for it, then remove it.`);
-    rewrite((seq) => void seq.items.splice(indexOf(seq, name), 1));
-    ctx.log.info(`source ${name} removed through the API`);
-    return { ok: true, name };
-  });
+  const RemoveQuery = Type.Object({ keep_external: Type.Boolean({ default: false, description: 'skip the type\'s teardown (e.g. a replication slot is left on the database)' }) });
+  ctx.routes.delete(
+    '/api/sources/:source_name',
+    { permission: 'source.manage', errors: [syncErrors.teardown_failed], schema: { summary: 'Remove a source from sources.yml (its loaded tables stay in the warehouse); a type that set something up outside Basin undoes it first', params: SourceParams, querystring: RemoveQuery } },
+    async (req) => {
+      const name = req.params.source_name;
+      const entry = d.sources.find(name);
+      if (!entry) throw errors.notFound(`Source "${name}"`);
+      if (d.engine.isRunning(name)) throw errors.conflict('sync_in_progress', `Source "${name}" is syncing; cancel the sync or wait for it, then remove it.`);
+      const def = d.registry.get(entry.type);
+      let teardown: string | undefined;
+      if (def?.teardown && !req.query.keep_external) {
+        const secrets = new Set<string>();
+        const log = { info: () => {}, warn: () => {}, error: () => {}, debug: () => {} };
+        try {
+          teardown = await def.teardown(buildSourceContext({ config: ctx.config, entry, block: d.sources.block(entry), fullRefresh: false, signal: AbortSignal.timeout(30_000), log, secrets }) as never);
+        } catch (e) {
+          let reason = e instanceof Error ? e.message : String(e);
+          for (const s of secrets) if (s) reason = reason.split(s).join('********');
+          throw syncErrors.teardown_failed({ source: name, reason });
+        }
+      }
+      rewrite((seq) => void seq.items.splice(indexOf(seq, name), 1));
+      ctx.log.info(`source ${name} removed through the API${teardown ? `; ${teardown}` : ''}`);
+      return { ok: true, name, ...(teardown ? { teardown } : {}) };
+    },
+  );
 }
