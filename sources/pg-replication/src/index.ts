@@ -102,7 +102,7 @@ async function* readReplication(ctx: Ctx, resources: ResourceSpec[], state: Reco
     let end: bigint;
     if (start === null) {
       // initial copy: a fresh slot and the snapshot it exports (a slot left by an uncommitted first sync is replaced)
-      await ensurePublication(sql, publication, cfg.schema, all, ctx.name);
+      await ensurePublication(sql, publication, cfg.schema, all, ctx.name, server.versionNum);
       if (await dropSlot(sql, slot)) ctx.log.info(`replication slot "${slot}" dropped: a new snapshot starts it again`);
       repl = await connect(ctx, 'replication');
       const created = await createSlot(repl, slot, server.versionNum);

@@ -16,11 +16,12 @@ interface PublicationRow {
  * as Basin's by a comment, and kept in step with `tables` afterwards). A publication that existed
  * before is the user's: used as it is, checked to publish every table, never altered.
  */
-export async function ensurePublication(sql: pg.Client, name: string, schema: string, tables: ReplTable[], source: string): Promise<void> {
+export async function ensurePublication(sql: pg.Client, name: string, schema: string, tables: ReplTable[], source: string, serverVersion: number): Promise<void> {
   const list = tables.map((t) => `${quoteIdent(schema)}.${quoteIdent(t.name)}`).join(', ');
   const found = await sql.query<PublicationRow>("SELECT obj_description(oid, 'pg_publication') AS comment FROM pg_publication WHERE pubname = $1", [name]);
   if (!found.rowCount) {
-    await sql.query(`CREATE PUBLICATION ${quoteIdent(name)} FOR TABLE ${list}`);
+    // changes of a partitioned table's partitions are published under the table itself (PostgreSQL 13+)
+    await sql.query(`CREATE PUBLICATION ${quoteIdent(name)} FOR TABLE ${list}${serverVersion >= 130000 ? ' WITH (publish_via_partition_root = true)' : ''}`);
     await sql.query(`COMMENT ON PUBLICATION ${quoteIdent(name)} IS '${marker(source).replace(/'/g, "''")}'`);
     return;
   }

@@ -5,7 +5,7 @@ import { DELETED_COLUMN, LSN_COLUMN, type ReplTable } from './catalog.js';
 import type { PgReplicationConfig } from './config.js';
 import { quoteIdent } from './ident.js';
 import { formatLsn, lsnNumber, lsnToBigint } from './lsn.js';
-import { typeParsers } from './type-map.js';
+import { duckdbType, typeParsers } from './type-map.js';
 
 /** the CopyBoth side of node-pg's connection this module uses (a public method of pg's Connection) */
 interface CopyBoth {
@@ -226,6 +226,13 @@ export async function* streamChanges(ctx: SourceContext<PgReplicationConfig>, re
 /** a decoded XLogData message with its WAL position, or a keepalive's server position */
 type Incoming = { lsn: bigint; msg: Pgoutput.Message } | { walEnd: bigint };
 
+const decimals = new WeakMap<ReplTable, string[]>();
+function decimalColumns(t: ReplTable): string[] {
+  let d = decimals.get(t);
+  if (!d) decimals.set(t, (d = t.columns.filter((c) => duckdbType(c).startsWith('DECIMAL')).map((c) => c.name)));
+  return d;
+}
+
 type RowChange = Pgoutput.MessageInsert | Pgoutput.MessageUpdate | Pgoutput.MessageDelete;
 
 /**
@@ -253,6 +260,11 @@ function toRows(msg: RowChange, t: ReplTable, lsn: bigint, warned: Set<string>, 
       warned.add(c.name);
       ctx.log.warn(`${t.name}.${c.name}: an update left this large (TOASTed) value unchanged and PostgreSQL did not send it, so it was stored as NULL; run ALTER TABLE ${quoteIdent(t.name)} REPLICA IDENTITY FULL to receive it`);
     }
+  }
+  // numeric NaN/Infinity has no DECIMAL value (as in the snapshot)
+  for (const k of decimalColumns(t)) {
+    const v = row[k];
+    if (typeof v === 'string' && (v === 'NaN' || v.endsWith('Infinity'))) row[k] = null;
   }
   const out: Record<string, unknown>[] = [];
   if (msg.tag === 'update') {

@@ -95,3 +95,19 @@ test('a role without REPLICATION and a server without wal_level=logical are told
     await replica.stop();
   }
 });
+
+test('a partitioned table replicates under its own name, and numeric NaN loads as NULL', async () => {
+  asReplicator(pg, `CREATE TABLE measures (id int, region text, value numeric(10,2), PRIMARY KEY (id, region)) PARTITION BY LIST (region);
+    CREATE TABLE measures_eu PARTITION OF measures FOR VALUES IN ('eu');
+    CREATE TABLE measures_us PARTITION OF measures FOR VALUES IN ('us');
+    INSERT INTO measures VALUES (1, 'eu', 1.5), (2, 'us', 'NaN');`);
+  const config = { connection_url_env: 'SHOP_URL', tables: ['measures'], slot_name: 'part_slot' };
+  const ctx = () => createTestContext(source, config, { env });
+  const resources = await source.discover(ctx());
+  assert.deepEqual(resources.map((r) => r.name), ['measures']);
+  const first = await collectRead(source, ctx(), resources);
+  assert.deepEqual(first.records.measures!.map((r) => [r.id, r.region, r.value]), [[1, 'eu', '1.50'], [2, 'us', null]]);
+  asReplicator(pg, "INSERT INTO measures VALUES (3, 'us', 'NaN'); UPDATE measures SET value = 2 WHERE id = 1;");
+  const second = await collectRead(source, ctx(), resources, first.state);
+  assert.deepEqual(second.records.measures!.map((r) => [r.id, r.region, r.value]), [[3, 'us', null], [1, 'eu', '2.00']]);
+});
