@@ -85,6 +85,8 @@ export async function* streamChanges(ctx: SourceContext<PgReplicationConfig>, re
     w?.();
   };
   conn.on('copyData', (chunk: { chunk: Buffer }) => {
+    // after a decoding error later messages cannot be trusted (their relation may be unknown)
+    if (failure) return;
     const buf = chunk.chunk;
     try {
       if (buf[0] === 0x77) {
@@ -92,8 +94,7 @@ export async function* streamChanges(ctx: SourceContext<PgReplicationConfig>, re
         // values in PostgreSQL's text form, as the snapshot reads them (set before the relation's rows are decoded)
         if (msg.tag === 'relation') for (const c of msg.columns) c.parser = typeParsers.getTypeParser(c.typeOid);
         queue.push({ lsn: buf.readBigUInt64BE(1), msg });
-      }
-      else if (buf[0] === 0x6b) {
+      } else if (buf[0] === 0x6b) {
         // primary keepalive: the server's decoding position, and whether it wants an answer now
         if (buf[17]) send(o.start, false);
         queue.push({ walEnd: buf.readBigUInt64BE(1) });
@@ -148,13 +149,13 @@ export async function* streamChanges(ctx: SourceContext<PgReplicationConfig>, re
   try {
     for (;;) {
       if (ctx.signal.aborted) throw new SourceError('cancelled', 'the read was cancelled');
+      if (failure) throw failure;
       const item = head < queue.length ? queue[head++] : undefined;
       if (head > 4096 && head * 2 > queue.length) {
         queue = queue.slice(head);
         head = 0;
       }
       if (!item) {
-        if (failure) throw failure;
         if (started && !inTxn && Date.now() - lastMove > IDLE_END_MS) break;
         await new Promise<void>((resolve) => (wake = resolve));
         continue;
