@@ -111,3 +111,20 @@ test('a partitioned table replicates under its own name, and numeric NaN loads a
   const second = await collectRead(source, ctx(), resources, first.state);
   assert.deepEqual(second.records.measures!.map((r) => [r.id, r.region, r.value]), [[3, 'us', null], [1, 'eu', '2.00']]);
 });
+
+test('a large value an update left unchanged: a warning naming the fix, and with REPLICA IDENTITY FULL the value itself', async () => {
+  // ~20 kB of incompressible text: stored out of line (TOAST), so an update of another column does not log it
+  asReplicator(pg, `CREATE TABLE docs (id int PRIMARY KEY, n int, body text);
+    INSERT INTO docs SELECT g, 0, (SELECT string_agg(md5(random()::text), '') FROM generate_series(1, 600)) FROM generate_series(1, 2) g;`);
+  const config = { connection_url_env: 'SHOP_URL', tables: ['docs'], slot_name: 'toast_slot' };
+  const ctx = () => createTestContext(source, config, { env });
+  const resources = await source.discover(ctx());
+  const first = await collectRead(source, ctx(), resources);
+  assert.equal((first.records.docs![0]!.body as string).length, 19200);
+  asReplicator(pg, 'UPDATE docs SET n = 1 WHERE id = 1; ALTER TABLE docs REPLICA IDENTITY FULL; UPDATE docs SET n = 1 WHERE id = 2;');
+  const c = ctx();
+  const second = await collectRead(source, c, resources, first.state);
+  const rows = second.records.docs!;
+  assert.deepEqual(rows.map((r) => [r.id, r.n, typeof r.body === 'string' ? r.body.length : r.body ?? null]), [[1, 1, null], [2, 1, 19200]]);
+  assert.ok(c.logs.some((l) => /docs\.body: an update left this large \(TOASTed\) value unchanged.*REPLICA IDENTITY FULL/.test(l.msg)), JSON.stringify(c.logs));
+});
