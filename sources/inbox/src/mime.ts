@@ -1,0 +1,126 @@
+import { formatFromName, type FileFormat } from '@basin/sdk';
+import type { MessageStructureObject } from 'imapflow';
+
+/** A leaf part of a message worth reading: its body text, or an attachment. */
+export interface TextPart {
+  part: string;
+  type: string;
+  encoding: string;
+  charset: string;
+}
+export interface AttachmentPart {
+  part: string;
+  filename: string;
+  contentType: string;
+  /** encoded size as the server reports it */
+  size: number;
+  /** the format it loads as, or null when it is not a data file */
+  format: FileFormat | null;
+}
+
+const DATA_TYPES: Record<string, FileFormat> = {
+  'text/csv': 'csv',
+  'application/csv': 'csv',
+  'text/tab-separated-values': 'csv',
+  'application/json': 'json',
+  'application/x-ndjson': 'json',
+  'application/ndjson': 'json',
+  'application/jsonl': 'json',
+  'application/vnd.apache.parquet': 'parquet',
+  'application/x-parquet': 'parquet',
+  'application/parquet': 'parquet',
+};
+
+function leaves(node: MessageStructureObject, out: MessageStructureObject[] = []): MessageStructureObject[] {
+  // an attached message (message/rfc822) is one attachment, not opened up
+  if (node.childNodes?.length && !/^message\/rfc822$/i.test(node.type)) for (const c of node.childNodes) leaves(c, out);
+  else out.push(node);
+  return out;
+}
+
+function filenameOf(n: MessageStructureObject): string | null {
+  const name = n.dispositionParameters?.filename ?? n.parameters?.name;
+  return name ? name.replace(/[\\/]/g, '_').trim() || null : null;
+}
+
+/** The body text part (text/plain first, else text/html) and the attachments of a message's structure. */
+export function partsOf(structure: MessageStructureObject | undefined): { text: TextPart | null; attachments: AttachmentPart[] } {
+  if (!structure) return { text: null, attachments: [] };
+  let plain: TextPart | null = null;
+  let html: TextPart | null = null;
+  const attachments: AttachmentPart[] = [];
+  for (const n of leaves(structure)) {
+    const type = n.type.toLowerCase();
+    const filename = filenameOf(n);
+    const disposition = n.disposition?.toLowerCase();
+    // a single-part message has no part number; its body is section 1
+    const part = n.part ?? '1';
+    const textual = type === 'text/plain' || type === 'text/html';
+    if (disposition === 'attachment' || (filename !== null && !textual) || type === 'message/rfc822') {
+      const name = filename ?? `part-${part}`;
+      attachments.push({ part, filename: name, contentType: type, size: n.size ?? 0, format: formatFromName(name) ?? DATA_TYPES[type] ?? null });
+      continue;
+    }
+    if (!textual) continue;
+    const t = { part, type, encoding: (n.encoding ?? '7bit').toLowerCase(), charset: n.parameters?.charset ?? 'utf-8' };
+    if (type === 'text/plain' && !plain) plain = t;
+    else if (type === 'text/html' && !html) html = t;
+  }
+  return { text: plain ?? html, attachments };
+}
+
+function decodeQuotedPrintable(s: string): Buffer {
+  const out: number[] = [];
+  const text = s.replace(/=\r?\n/g, '');
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '=' && /^[0-9A-Fa-f]{2}$/.test(text.slice(i + 1, i + 3))) {
+      out.push(parseInt(text.slice(i + 1, i + 3), 16));
+      i += 2;
+    } else {
+      const code = text.charCodeAt(i);
+      if (code < 0x80) out.push(code);
+      else out.push(...Buffer.from(c, 'latin1'));
+    }
+  }
+  return Buffer.from(out);
+}
+
+function charsetDecoder(charset: string): TextDecoder {
+  try {
+    return new TextDecoder(charset.toLowerCase());
+  } catch {
+    return new TextDecoder('utf-8');
+  }
+}
+
+/** Body text from the bytes the server sent: transfer decoding (unless the server did it), charset, HTML tags stripped. */
+export function bodyText(raw: Buffer, part: TextPart, decoded: boolean, maxBytes: number): { text: string; truncated: boolean } {
+  let bytes = raw;
+  if (!decoded) {
+    if (part.encoding === 'base64') bytes = Buffer.from(raw.toString('latin1').replace(/[^A-Za-z0-9+/=]/g, ''), 'base64');
+    else if (part.encoding === 'quoted-printable') bytes = decodeQuotedPrintable(raw.toString('latin1'));
+  }
+  const truncated = bytes.length > maxBytes;
+  let text = charsetDecoder(part.charset).decode(truncated ? bytes.subarray(0, maxBytes) : bytes);
+  if (truncated) text = text.replace(/\uFFFD$/, '');
+  else text = text.replace(/\s+$/, '');
+  if (part.type === 'text/html') {
+    text = text
+      .replace(/<(script|style)[\s\S]*?<\/\1>/gi, '')
+      .replace(/<br\s*\/?>|<\/p>/gi, '\n')
+      .replace(/<[^>]+>/g, '')
+      .replace(/&nbsp;/g, ' ')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&amp;/g, '&');
+  }
+  return { text, truncated };
+}
+
+/** Case-insensitive glob (`*`, `?`) on a file name. */
+export function globMatch(glob: string, name: string): boolean {
+  const re = new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`, 'i');
+  return re.test(name);
+}

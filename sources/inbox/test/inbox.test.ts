@@ -1,0 +1,200 @@
+// inbox against a real Dovecot (Debian's dovecot-imapd, one throwaway server for this file) through
+// imapflow: the SDK contract kit, the sync engine (messages, attachments, CSV/JSON/Parquet attachments
+// as tables, a second sync reading only new mail), a UIDVALIDITY change, a SIGKILL mid-sync, and
+// errors that name what to fix without the password.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { DuckDBInstance } from '@duckdb/node-api';
+import type { BasinApp } from '@basin/core';
+import sourcesPlugin from '@basin/plugin-sources';
+import syncPlugin, { type SyncEngine } from '@basin/plugin-sync';
+import { createTestContext, runSourceContract } from '@basin/sdk/testkit';
+import { bootApp, disableAuth, makeProject } from '@basin/test';
+import { mail, startDovecot } from '../../../test/support/dovecot.js';
+import { killMidSync } from '../../../test/support/sync-kill.js';
+import source from '../src/index.js';
+
+const USER = { user: 'reports@example.test', password: 'imap-pa55word-x7' };
+const imap = await startDovecot([USER]);
+const apps: BasinApp[] = [];
+after(async () => {
+  for (const a of apps) await a.close();
+  await imap.stop();
+});
+const env = { INBOX_PASSWORD: USER.password };
+const base = { host: imap.host, port: imap.port, tls: false, username: USER.user };
+
+async function parquetBytes(rows: number): Promise<Buffer> {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'inbox-pq-')), 'x.parquet');
+  const db = await DuckDBInstance.create(':memory:');
+  const c = await db.connect();
+  await c.run(`COPY (SELECT range AS id, 'sku' || range AS sku, range * 2.5 AS amount FROM range(${rows})) TO '${file}' (FORMAT parquet)`);
+  c.closeSync();
+  const bytes = fs.readFileSync(file);
+  fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  return bytes;
+}
+const csv = (from: number, n: number) => `day,region,sales\n${Array.from({ length: n }, (_, i) => `2026-01-${String(((from + i) % 28) + 1).padStart(2, '0')},r${from + i},${(from + i) * 10}`).join('\n')}\n`;
+const ndjson = (from: number, n: number) => Array.from({ length: n }, (_, i) => JSON.stringify({ order: from + i, paid: (from + i) % 2 === 0 })).join('\n') + '\n';
+
+// --- the contract kit, on a folder of its own
+await imap.append('Contract', [1, 2, 3].map((i) => mail({ subject: `contract ${i}`, text: `body ${i}`, attachments: i === 2 ? [{ filename: 'c.csv', contentType: 'text/csv', content: csv(1, 3) }] : [] })));
+runSourceContract(source, { ...base, folders: ['Contract'] }, {
+  env,
+  failingConfig: { ...base, folders: ['Contract'], password_env: 'WRONG_PASSWORD' },
+  async addData() {
+    await imap.append('Contract', [mail({ subject: 'contract 4', text: 'late' })]);
+  },
+});
+
+async function boot(dir: string) {
+  const app = await bootApp(dir, { plugins: [sourcesPlugin, syncPlugin] });
+  apps.push(app);
+  return { app, engine: app.container.resolve<SyncEngine>('syncEngine'), store: app.container.resolve<any>('syncStore') };
+}
+const count = async (app: BasinApp, sql: string) => Number((await app.warehouse.query<{ n: number }>(sql))[0]!.n);
+
+function project(name: string, cfg: Record<string, unknown>): string {
+  const yml = Object.entries({ ...base, ...cfg })
+    .map(([k, v]) => `      ${k}: ${JSON.stringify(v)}`)
+    .join('\n');
+  const dir = makeProject({ '.basin/sources.yml': `version: "1.0"\nsources:\n  - name: ${name}\n    type: inbox\n    generic_config:\n${yml}\n`, '.env': `INBOX_PASSWORD=${USER.password}\n` });
+  disableAuth(dir);
+  return dir;
+}
+
+test('inbox through the sync engine: messages, attachments and CSV/JSON/Parquet tables; the second sync reads only new mail', async () => {
+  const pq = await parquetBytes(40);
+  await imap.append('Reports', [
+    mail({ subject: 'Daily sales', text: 'Sales attached.\nRegards', attachments: [{ filename: 'sales-0105.csv', contentType: 'text/csv', content: csv(1, 5) }] }),
+    mail({ subject: 'Orders', text: 'Orders as JSON lines', attachments: [{ filename: 'orders.jsonl', contentType: 'application/octet-stream', content: ndjson(1, 7) }] }),
+    mail({ subject: 'Warehouse export', text: '', attachments: [{ filename: 'stock.parquet', contentType: 'application/vnd.apache.parquet', content: pq }, { filename: 'logo.png', contentType: 'image/png', content: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]) }] }),
+    mail({ subject: 'Plain note', text: 'Grüße aus Köln — no attachment', from: 'Anna <anna@example.test>' }),
+    mail({ subject: 'Broken export', text: 'bad json', attachments: [{ filename: 'broken.json', contentType: 'application/json', content: '{"a": 1,' }] }),
+  ]);
+  const dir = project('mail', { folders: ['Reports'], attachment_tables: [{ table: 'sales', filename: 'sales-*.csv' }] });
+  const b = await boot(dir);
+  const first = await b.engine.run('mail', { trigger: 'cli' });
+  assert.equal(first.status, 'succeeded', first.error ?? '');
+  const rows = Object.fromEntries(first.tables.map((t) => [t.name, t.rows]));
+  assert.deepEqual(rows, { messages: 5, attachments: 5, sales: 5, attachments_json: 7, attachments_parquet: 40 });
+  const note = await b.app.warehouse.query<Record<string, unknown>>("SELECT from_address, from_name, body_text, attachment_count, seen, uid::INT AS uid FROM raw_mail.messages WHERE subject = 'Plain note'");
+  assert.deepEqual(note[0], { from_address: 'anna@example.test', from_name: 'Anna', body_text: 'Grüße aus Köln — no attachment', attachment_count: 0, seen: false, uid: 4 });
+  // typed columns from the files themselves, and each row names the message and part it came from
+  const sales = await b.app.warehouse.query<Record<string, unknown>>('SELECT sum(sales)::INT AS s, any_value(_basin_source_file) AS f, typeof(any_value(day)) AS t FROM raw_mail.sales');
+  assert.deepEqual(sales[0], { s: 150, f: `imap://reports%40example.test@127.0.0.1:${imap.port}/Reports;UIDVALIDITY=${sales[0]!.f!.toString().match(/UIDVALIDITY=(\d+)/)![1]}/;UID=1/;SECTION=2`, t: 'DATE' });
+  assert.equal(await count(b.app, 'SELECT sum(amount)::INT AS n FROM raw_mail.attachments_parquet'), 1950);
+  assert.equal(await count(b.app, 'SELECT count(*) FILTER (WHERE paid)::INT AS n FROM raw_mail.attachments_json'), 3);
+  const atts = await b.app.warehouse.query<Record<string, unknown>>('SELECT filename, loaded_into, skipped_reason FROM raw_mail.attachments ORDER BY uid, part');
+  assert.deepEqual(atts, [
+    { filename: 'sales-0105.csv', loaded_into: 'sales', skipped_reason: null },
+    { filename: 'orders.jsonl', loaded_into: 'attachments_json', skipped_reason: null },
+    { filename: 'stock.parquet', loaded_into: 'attachments_parquet', skipped_reason: null },
+    { filename: 'logo.png', loaded_into: null, skipped_reason: 'not CSV, JSON or Parquet' },
+    { filename: 'broken.json', loaded_into: null, skipped_reason: atts[4]!.skipped_reason },
+  ]);
+  assert.match(String(atts[4]!.skipped_reason), /^not valid JSON/);
+
+  // new mail: only it is read
+  await imap.append('Reports', [mail({ subject: 'Daily sales 2', text: 'more', attachments: [{ filename: 'sales-0106.csv', contentType: 'text/csv', content: csv(6, 3) }] }), mail({ subject: 'hello', text: 'hi' })]);
+  const second = await b.engine.run('mail', { trigger: 'cli' });
+  assert.equal(second.status, 'succeeded', second.error ?? '');
+  assert.deepEqual(Object.fromEntries(second.tables.map((t) => [t.name, t.rows])), { messages: 2, attachments: 1, sales: 3 }, 'rows loaded by this sync');
+  assert.equal(await count(b.app, 'SELECT count(*)::INT AS n FROM raw_mail.attachments'), 6);
+  assert.equal(await count(b.app, 'SELECT count(*)::INT AS n FROM raw_mail.sales'), 8);
+  assert.equal(await count(b.app, 'SELECT count(DISTINCT uid)::INT AS n FROM raw_mail.messages'), 7);
+  const third = await b.engine.run('mail', { trigger: 'cli' });
+  assert.equal(third.status, 'succeeded', third.error ?? '');
+  assert.deepEqual(third.tables, [], 'nothing new, nothing loaded');
+});
+
+test('inbox: a changed UIDVALIDITY re-reads the folder and replaces the rows of the old numbering', async () => {
+  await imap.append('Recreated', [1, 2, 3].map((i) => mail({ subject: `old ${i}`, text: 'x', attachments: [{ filename: `r${i}.csv`, contentType: 'text/csv', content: csv(i, 2) }] })));
+  const dir = project('re', { folders: ['Recreated'] });
+  const b = await boot(dir);
+  assert.equal((await b.engine.run('re')).status, 'succeeded');
+  const v1 = (b.store.state('re').messages.folders.Recreated as { uidvalidity: number }).uidvalidity;
+  // the folder is deleted and created again (a restore, a server migration): new UIDVALIDITY, UIDs from 1
+  const c = await imap.client();
+  await c.mailboxDelete('Recreated');
+  await c.mailboxCreate('Recreated');
+  await c.logout();
+  await imap.append('Recreated', [1, 2].map((i) => mail({ subject: `new ${i}`, text: 'y', attachments: [{ filename: `n${i}.csv`, contentType: 'text/csv', content: csv(10 + i, 4) }] })));
+  const r = await b.engine.run('re');
+  assert.equal(r.status, 'succeeded', r.error ?? '');
+  const v2 = (b.store.state('re').messages.folders.Recreated as { uidvalidity: number }).uidvalidity;
+  assert.notEqual(v2, v1);
+  const subjects = await b.app.warehouse.query<{ subject: string; uidvalidity: number }>('SELECT subject, uidvalidity::BIGINT AS uidvalidity FROM raw_re.messages ORDER BY uid');
+  assert.deepEqual(subjects.map((s) => s.subject), ['new 1', 'new 2']);
+  assert.ok(subjects.every((s) => Number(s.uidvalidity) === v2));
+  assert.equal(await count(b.app, 'SELECT count(*)::INT AS n FROM raw_re.attachments'), 2);
+  assert.equal(await count(b.app, 'SELECT count(*)::INT AS n FROM raw_re.attachments_csv'), 8, 'only the new attachments rows');
+});
+
+test('inbox: a SIGKILL mid-sync keeps the previous tables and saved UIDs; the next sync loses and repeats nothing', async () => {
+  const batch = (from: number, n: number) => Array.from({ length: n }, (_, i) => mail({ subject: `k${from + i}`, text: `m${from + i}`, attachments: (from + i) % 3 === 0 ? [{ filename: `k${from + i}.csv`, contentType: 'text/csv', content: csv(from + i, 2) }] : [] }));
+  await imap.append('Killed', batch(1, 6));
+  const dir = project('kill', { folders: ['Killed'], batch_size: 4 });
+  let b = await boot(dir);
+  assert.equal((await b.engine.run('kill')).status, 'succeeded');
+  const stateBefore = b.store.state('kill');
+  const before = { m: await count(b.app, 'SELECT count(*)::INT AS n FROM raw_kill.messages'), a: await count(b.app, 'SELECT count(*)::INT AS n FROM raw_kill.attachments_csv') };
+  assert.deepEqual(before, { m: 6, a: 4 });
+  await b.app.close();
+  apps.splice(apps.indexOf(b.app), 1);
+
+  // 20 new messages = 5 batches; the child is killed after two batches were read and checkpointed
+  await imap.append('Killed', batch(7, 20));
+  const held = await killMidSync(dir, 'kill', 'inbox', 2);
+  assert.equal(held.states, 2);
+
+  b = await boot(dir);
+  assert.equal(await count(b.app, 'SELECT count(*)::INT AS n FROM raw_kill.messages'), before.m);
+  assert.equal(await count(b.app, 'SELECT count(*)::INT AS n FROM raw_kill.attachments_csv'), before.a);
+  assert.equal(await count(b.app, "SELECT count(*)::INT AS n FROM duckdb_tables() WHERE table_name LIKE '_basin_staging%'"), 0);
+  assert.deepEqual(b.store.state('kill'), stateBefore);
+  assert.equal(b.store.history('kill', 10).items[0].status, 'failed');
+  const r = await b.engine.run('kill');
+  assert.equal(r.status, 'succeeded', r.error ?? '');
+  const after = await b.app.warehouse.query<Record<string, number>>('SELECT count(*)::INT AS n, count(DISTINCT uid)::INT AS d, min(uid)::INT AS lo, max(uid)::INT AS hi FROM raw_kill.messages');
+  assert.deepEqual(after[0], { n: 26, d: 26, lo: 1, hi: 26 });
+  // k3, k6, ... k24: 8 attachments of 2 rows each
+  assert.equal(await count(b.app, 'SELECT count(*)::INT AS n FROM raw_kill.attachments_csv'), 16);
+  assert.equal(await count(b.app, 'SELECT count(DISTINCT _basin_source_file)::INT AS n FROM raw_kill.attachments_csv'), 8);
+});
+
+test('inbox: a wrong password, an unreachable host, a missing folder and a missing variable say what to fix, never the password', async () => {
+  const wrong = await source.check(createTestContext(source, { ...base, password_env: 'MAIL_PW' }, { env: { MAIL_PW: 'not-the-pa55word' } }));
+  assert.equal(wrong.ok, false);
+  assert.match(wrong.message ?? '', new RegExp(`127\\.0\\.0\\.1:${imap.port} refused the login of "reports@example\\.test".*Check username in the config and the password in the environment variable MAIL_PW`));
+  const closed = await new Promise<number>((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+  const down = await source.check(createTestContext(source, { ...base, port: closed }, { env }));
+  assert.equal(down.ok, false);
+  assert.match(down.message ?? '', new RegExp(`Could not reach the IMAP server 127\\.0\\.0\\.1:${closed} \\(ECONNREFUSED\\)\\. Check host, port and tls in the config`));
+  const tls = await source.check(createTestContext(source, { ...base, tls: true }, { env }));
+  assert.equal(tls.ok, false);
+  assert.match(tls.message ?? '', /Check host, port and tls/);
+  const folder = await source.check(createTestContext(source, { ...base, folders: ['Nope'] }, { env }));
+  assert.match(folder.message ?? '', /has no folder "Nope"\. Check folders in the config/);
+  const unset = await source.check(createTestContext(source, { ...base, password_env: 'NOT_SET_PW' }, { env: {} }));
+  assert.match(unset.message ?? '', /NOT_SET_PW/);
+  // and through the engine: the sync fails with the same message, the password nowhere in it
+  const dir = project('bad', { password_env: 'MAIL_PW' });
+  fs.writeFileSync(path.join(dir, '.env'), 'MAIL_PW=not-the-pa55word\n');
+  const b = await boot(dir);
+  const r = await b.engine.run('bad');
+  assert.equal(r.status, 'failed');
+  assert.match(r.error ?? '', /refused the login.*MAIL_PW/);
+  for (const m of [wrong.message, down.message, tls.message, folder.message, unset.message, r.error]) {
+    assert.doesNotMatch(m ?? '', /not-the-pa55word|imap-pa55word/);
+  }
+});
