@@ -14,6 +14,10 @@ export interface AttachmentPart {
   contentType: string;
   /** encoded size as the server reports it */
   size: number;
+  /** Content-Transfer-Encoding (base64, quoted-printable, 7bit...) */
+  encoding: string;
+  /** the charset parameter of a text attachment, if any */
+  charset: string | null;
   /** the format it loads as, or null when it is not a data file */
   format: FileFormat | null;
 }
@@ -58,7 +62,7 @@ export function partsOf(structure: MessageStructureObject | undefined): { text: 
     const textual = type === 'text/plain' || type === 'text/html';
     if (disposition === 'attachment' || (filename !== null && !textual) || type === 'message/rfc822') {
       const name = filename ?? `part-${part}`;
-      attachments.push({ part, filename: name, contentType: type, size: n.size ?? 0, format: formatFromName(name) ?? DATA_TYPES[type] ?? null });
+      attachments.push({ part, filename: name, contentType: type, size: n.size ?? 0, encoding: (n.encoding ?? '7bit').toLowerCase(), charset: n.parameters?.charset ?? null, format: formatFromName(name) ?? DATA_TYPES[type] ?? null });
       continue;
     }
     if (!textual) continue;
@@ -94,13 +98,22 @@ function charsetDecoder(charset: string): TextDecoder {
   }
 }
 
+/** A part's bytes without their Content-Transfer-Encoding (base64, quoted-printable; others are as sent). */
+export function decodeTransfer(raw: Buffer, encoding: string): Buffer {
+  if (encoding === 'base64') return Buffer.from(raw.toString('latin1').replace(/[^A-Za-z0-9+/=]/g, ''), 'base64');
+  if (encoding === 'quoted-printable') return decodeQuotedPrintable(raw.toString('latin1'));
+  return raw;
+}
+
+/** Text in another charset than UTF-8 (or ASCII) re-encoded as UTF-8, which DuckDB's readers expect. */
+export function toUtf8(bytes: Buffer, charset: string | null): Buffer {
+  if (!charset || /^(utf-?8|us-ascii|ascii)$/i.test(charset)) return bytes;
+  return Buffer.from(charsetDecoder(charset).decode(bytes), 'utf8');
+}
+
 /** Body text from the bytes the server sent: transfer decoding (unless the server did it), charset, HTML tags stripped. */
 export function bodyText(raw: Buffer, part: TextPart, decoded: boolean, maxBytes: number): { text: string; truncated: boolean } {
-  let bytes = raw;
-  if (!decoded) {
-    if (part.encoding === 'base64') bytes = Buffer.from(raw.toString('latin1').replace(/[^A-Za-z0-9+/=]/g, ''), 'base64');
-    else if (part.encoding === 'quoted-printable') bytes = decodeQuotedPrintable(raw.toString('latin1'));
-  }
+  const bytes = decoded ? raw : decodeTransfer(raw, part.encoding);
   const truncated = bytes.length > maxBytes;
   let text = charsetDecoder(part.charset).decode(truncated ? bytes.subarray(0, maxBytes) : bytes);
   if (truncated) text = text.replace(/\uFFFD$/, '');

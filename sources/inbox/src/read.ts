@@ -4,7 +4,7 @@ import { sniffBytes, type ColumnSpec, type FileFormat, type ReadItem, type Sourc
 import type { FetchMessageObject, ImapFlow, MessageAddressObject, SearchObject } from 'imapflow';
 import { describeError } from './client.js';
 import { portOf, type InboxConfig } from './config.js';
-import { bodyText, globMatch, partsOf, type AttachmentPart, type TextPart } from './mime.js';
+import { bodyText, decodeTransfer, globMatch, partsOf, toUtf8, type AttachmentPart, type TextPart } from './mime.js';
 
 /** The columns of `messages`: one row per message, keyed by (folder, uidvalidity, uid). */
 export const MESSAGE_COLUMNS: ColumnSpec[] = [
@@ -114,12 +114,48 @@ function unloadable(bytes: Buffer, format: FileFormat, filename: string): string
   return null;
 }
 
-async function downloadPart(client: ImapFlow, uid: number, part: string, maxBytes: number): Promise<Buffer | null> {
-  const d = await client.download(String(uid), part, { uid: true, maxBytes });
-  if (!d.content) return null;
-  const chunks: Buffer[] = [];
-  for await (const c of d.content) chunks.push(c as Buffer);
-  return Buffer.concat(chunks);
+/** attachments up to this encoded size are fetched together, one FETCH per part number and batch */
+const GROUPED_MAX_BYTES = 1_048_576;
+
+/**
+ * The decoded bytes of a batch's data attachments, keyed `uid:part` (null: the server did not return
+ * it; 'too_large': over max_attachment_bytes). Small ones come in one FETCH per part number for the
+ * whole batch (most are part 2; 15 times faster than one download each); bigger ones are downloaded
+ * one by one, streamed up to the limit.
+ */
+async function attachmentBytes(client: ImapFlow, cfg: InboxConfig, wanted: Array<{ uid: number; a: AttachmentPart }>): Promise<Map<string, Buffer | 'too_large' | null>> {
+  const out = new Map<string, Buffer | 'too_large' | null>();
+  const byPart = new Map<string, Array<{ uid: number; a: AttachmentPart }>>();
+  for (const w of wanted) {
+    if (w.a.size <= GROUPED_MAX_BYTES) byPart.set(w.a.part, [...(byPart.get(w.a.part) ?? []), w]);
+    else {
+      try {
+        const d = await client.download(String(w.uid), w.a.part, { uid: true, maxBytes: cfg.max_attachment_bytes + 1 });
+        if (!d.content) out.set(`${w.uid}:${w.a.part}`, null);
+        else {
+          const chunks: Buffer[] = [];
+          for await (const c of d.content) chunks.push(c as Buffer);
+          const bytes = Buffer.concat(chunks);
+          out.set(`${w.uid}:${w.a.part}`, bytes.length > cfg.max_attachment_bytes ? 'too_large' : toUtf8(bytes, w.a.charset));
+        }
+      } catch (e) {
+        if ((e as { code?: string }).code === 'DownloadOverflow') out.set(`${w.uid}:${w.a.part}`, 'too_large');
+        else throw e;
+      }
+    }
+  }
+  for (const [part, group] of byPart) {
+    const byUid = new Map(group.map((w) => [w.uid, w.a]));
+    const got = await client.fetchAll(group.map((w) => w.uid).join(','), { uid: true, bodyParts: [part] }, { uid: true });
+    for (const m of got) {
+      const a = byUid.get(m.uid);
+      const raw = m.bodyParts ? [...m.bodyParts.values()][0] : undefined;
+      if (!a || !raw) continue;
+      const bytes = toUtf8(m.binaryParts?.size ? raw : decodeTransfer(raw, a.encoding), a.charset);
+      out.set(`${m.uid}:${part}`, bytes.length > cfg.max_attachment_bytes ? 'too_large' : bytes);
+    }
+  }
+  return out;
 }
 
 /** Body texts of a batch, one FETCH per distinct text part number (most messages share "1" or "1.1"). */
@@ -211,6 +247,17 @@ export async function* readFolder(client: ImapFlow, ctx: SourceContext<InboxConf
     const messages: Record<string, unknown>[] = [];
     const attachments: Record<string, unknown>[] = [];
     const files: ReadItem[] = [];
+    // the data attachments of the batch, fetched together before the rows are built
+    const wanted: Array<{ uid: number; a: AttachmentPart }> = [];
+    if (cfg.attachments) {
+      for (const m of fetched) for (const a of parts.get(m.uid)!.attachments) if (tableFor(cfg, a) && a.size <= cfg.max_attachment_bytes * 1.4) wanted.push({ uid: m.uid, a });
+    }
+    let got: Map<string, Buffer | 'too_large' | null>;
+    try {
+      got = wanted.length ? await attachmentBytes(client, cfg, wanted) : new Map();
+    } catch (e) {
+      throw describeError(e, cfg, folder);
+    }
     for (const m of fetched) {
       const env = m.envelope;
       const p = parts.get(m.uid)!;
@@ -239,29 +286,20 @@ export async function* readFolder(client: ImapFlow, ctx: SourceContext<InboxConf
       for (const a of p.attachments) {
         const sourceFile = `${url}/;UID=${m.uid}/;SECTION=${a.part}`;
         const table = cfg.attachments ? tableFor(cfg, a) : null;
+        const bytes = got.get(`${m.uid}:${a.part}`);
         let skipped: string | null = null;
         if (!cfg.attachments) skipped = 'attachments: false';
         else if (!table) skipped = 'not CSV, JSON or Parquet';
-        else if (a.size > cfg.max_attachment_bytes * 1.4) skipped = `larger than max_attachment_bytes (${cfg.max_attachment_bytes})`;
-        if (table && !skipped) {
-          let bytes: Buffer | null;
-          try {
-            bytes = await downloadPart(client, m.uid, a.part, cfg.max_attachment_bytes + 1);
-          } catch (e) {
-            const err = e as { code?: string };
-            if (err.code === 'DownloadOverflow') bytes = Buffer.alloc(cfg.max_attachment_bytes + 1);
-            else throw describeError(e, cfg, folder);
-          }
-          if (!bytes) skipped = 'the server did not return this part';
-          else if (bytes.length > cfg.max_attachment_bytes) skipped = `larger than max_attachment_bytes (${cfg.max_attachment_bytes})`;
-          else skipped = unloadable(bytes, a.format!, a.filename);
-          if (bytes && !skipped) {
-            const file = path.join(scratch.dir, `${scratch.n++}-${a.filename.replace(/[^A-Za-z0-9._-]/g, '_')}`);
-            fs.writeFileSync(file, bytes);
-            files.push({ kind: 'file', resource: table, path: file, format: a.format!, sourceFile, ...(a.format === 'csv' ? { malformedRows: 'quarantine' as const } : {}) });
-            (state.files[table] ??= []).push(sourceFile);
-          } else if (skipped) ctx.log.warn(`${folder} UID ${m.uid}: attachment "${a.filename}" not loaded: ${skipped}`);
-        }
+        else if (a.size > cfg.max_attachment_bytes * 1.4 || bytes === 'too_large') skipped = `larger than max_attachment_bytes (${cfg.max_attachment_bytes})`;
+        else if (!bytes) skipped = 'the server did not return this part';
+        else skipped = unloadable(bytes, a.format!, a.filename);
+        if (table && !skipped && Buffer.isBuffer(bytes)) {
+          const file = path.join(scratch.dir, `${scratch.n++}-${a.filename.replace(/[^A-Za-z0-9._-]/g, '_')}`);
+          fs.writeFileSync(file, bytes);
+          // a CSV from outside may have broken lines: they go to <table>__rejects instead of failing every sync
+          files.push({ kind: 'file', resource: table, path: file, format: a.format!, sourceFile, ...(a.format === 'csv' ? { malformedRows: 'quarantine' as const } : {}) });
+          (state.files[table] ??= []).push(sourceFile);
+        } else if (table && skipped) ctx.log.warn(`${folder} UID ${m.uid}: attachment "${a.filename}" not loaded: ${skipped}`);
         attachments.push({
           folder,
           uidvalidity,
