@@ -21,6 +21,9 @@ export async function connect(ctx: SourceContext<InboxConfig>): Promise<ImapFlow
     // imapflow's own logger prints every command (LOGIN included) when enabled
     logger: false,
     disableAutoIdle: true,
+    // BODY[] rather than BINARY[]: the text of part 1 can be asked for in the same FETCH as the
+    // metadata, whatever part 1 is (BINARY refuses multiparts); the transfer encoding is decoded here
+    disableBinary: true,
     connectionTimeout: 15_000,
     greetingTimeout: 15_000,
     socketTimeout: 120_000,

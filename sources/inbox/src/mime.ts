@@ -111,24 +111,31 @@ export function toUtf8(bytes: Buffer, charset: string | null): Buffer {
   return Buffer.from(charsetDecoder(charset).decode(bytes), 'utf8');
 }
 
-/** Body text from the bytes the server sent: transfer decoding (unless the server did it), charset, HTML tags stripped. */
-export function bodyText(raw: Buffer, part: TextPart, decoded: boolean, maxBytes: number): { text: string; truncated: boolean } {
+/**
+ * Body text from the bytes the server sent (`cut`: it had more than was asked for): transfer decoding
+ * (unless the server did it), charset, HTML tags stripped; then at most maxBytes of UTF-8 text.
+ */
+export function bodyText(raw: Buffer, part: TextPart, decoded: boolean, maxBytes: number, cut = false): { text: string; truncated: boolean } {
   const bytes = decoded ? raw : decodeTransfer(raw, part.encoding);
-  const truncated = bytes.length > maxBytes;
-  let text = charsetDecoder(part.charset).decode(truncated ? bytes.subarray(0, maxBytes) : bytes);
-  if (truncated) text = text.replace(/\uFFFD$/, '');
-  else text = text.replace(/\s+$/, '');
+  let text = charsetDecoder(part.charset).decode(bytes);
+  if (cut) text = text.replace(/\uFFFD+$/, '');
   if (part.type === 'text/html') {
     text = text
-      .replace(/<(script|style)[\s\S]*?<\/\1>/gi, '')
+      .replace(/<(script|style)[\s\S]*?(<\/\1>|$)/gi, '')
       .replace(/<br\s*\/?>|<\/p>/gi, '\n')
-      .replace(/<[^>]+>/g, '')
+      .replace(/<[^>]*(>|$)/g, '')
       .replace(/&nbsp;/g, ' ')
       .replace(/&lt;/g, '<')
       .replace(/&gt;/g, '>')
       .replace(/&quot;/g, '"')
       .replace(/&amp;/g, '&');
   }
+  let truncated = cut;
+  if (Buffer.byteLength(text) > maxBytes) {
+    text = Buffer.from(text).subarray(0, maxBytes).toString('utf8').replace(/\uFFFD+$/, '');
+    truncated = true;
+  }
+  text = text.replace(/\s+$/, '');
   return { text, truncated };
 }
 

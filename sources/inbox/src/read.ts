@@ -158,21 +158,24 @@ async function attachmentBytes(client: ImapFlow, cfg: InboxConfig, wanted: Array
   return out;
 }
 
+/** bytes of a text part to ask for: base64 needs 4 for 3, and one more byte tells a cut body from one that fits exactly */
+function bodyFetchBytes(cfg: InboxConfig): number {
+  return Math.ceil((cfg.max_body_bytes + 1) * 1.4) + 4;
+}
+
 /** Body texts of a batch, one FETCH per distinct text part number (most messages share "1" or "1.1"). */
 async function bodies(client: ImapFlow, cfg: InboxConfig, texts: Map<number, TextPart>): Promise<Map<number, { text: string; truncated: boolean }>> {
   const out = new Map<number, { text: string; truncated: boolean }>();
   const byPart = new Map<string, number[]>();
   for (const [uid, t] of texts) byPart.set(t.part, [...(byPart.get(t.part) ?? []), uid]);
-  // base64 needs 4 bytes for 3; one more byte tells a body that was cut from one that fits exactly
-  const maxLength = Math.ceil((cfg.max_body_bytes + 1) * 1.4) + 4;
+  const maxLength = bodyFetchBytes(cfg);
   for (const [part, uids] of byPart) {
     const got = await client.fetchAll(uids.join(','), { uid: true, bodyParts: [{ key: part, maxLength }] }, { uid: true });
     for (const m of got) {
       const t = texts.get(m.uid);
       const raw = m.bodyParts ? [...m.bodyParts.values()][0] : undefined;
       if (!t || !raw) continue;
-      const decoded = !!m.binaryParts?.size;
-      out.set(m.uid, bodyText(raw, t, decoded, cfg.max_body_bytes));
+      out.set(m.uid, bodyText(raw, t, !!m.binaryParts?.size, cfg.max_body_bytes, raw.length >= maxLength));
     }
   }
   return out;
@@ -230,20 +233,30 @@ export async function* readFolder(client: ImapFlow, ctx: SourceContext<InboxConf
   ctx.log.info(`${folder}: ${uids.length} new message(s) to read${uids.length ? ` (UID ${uids[0]} to ${uids[uids.length - 1]})` : ''}`);
   let read = 0;
   let loadedFiles = 0;
+  const wantBody = cfg.body && cfg.max_body_bytes > 0;
   for (let i = 0; i < uids.length; i += cfg.batch_size) {
     if (ctx.signal.aborted) return;
     const batch = uids.slice(i, i + cfg.batch_size);
     let fetched: FetchMessageObject[];
     try {
-      fetched = await client.fetchAll(batch.join(','), { uid: true, envelope: true, flags: true, internalDate: true, size: true, bodyStructure: true }, { uid: true });
+      fetched = await client.fetchAll(batch.join(','), { uid: true, envelope: true, flags: true, internalDate: true, size: true, bodyStructure: true, ...(wantBody ? { bodyParts: [{ key: '1', maxLength: bodyFetchBytes(cfg) }] } : {}) }, { uid: true });
     } catch (e) {
       throw describeError(e, cfg, folder);
     }
     fetched.sort((a, b) => a.uid - b.uid);
     const parts = new Map(fetched.map((m) => [m.uid, partsOf(m.bodyStructure)]));
+    // most texts are part 1 and came with the metadata; the others take one more FETCH per part number
+    const body = new Map<number, { text: string; truncated: boolean }>();
     const texts = new Map<number, TextPart>();
-    if (cfg.body && cfg.max_body_bytes > 0) for (const [uid, p] of parts) if (p.text) texts.set(uid, p.text);
-    const body = texts.size ? await bodies(client, cfg, texts) : new Map<number, { text: string; truncated: boolean }>();
+    if (wantBody) {
+      for (const m of fetched) {
+        const t = parts.get(m.uid)!.text;
+        const raw = m.bodyParts ? [...m.bodyParts.values()][0] : undefined;
+        if (t && t.part === '1' && raw) body.set(m.uid, bodyText(raw, t, !!m.binaryParts?.size, cfg.max_body_bytes, raw.length >= bodyFetchBytes(cfg)));
+        else if (t) texts.set(m.uid, t);
+      }
+    }
+    if (texts.size) for (const [uid, b] of await bodies(client, cfg, texts)) body.set(uid, b);
     const messages: Record<string, unknown>[] = [];
     const attachments: Record<string, unknown>[] = [];
     const files: ReadItem[] = [];

@@ -12,7 +12,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import type { BasinApp } from '@basin/core';
 import sourcesPlugin from '@basin/plugin-sources';
 import syncPlugin, { type SyncEngine } from '@basin/plugin-sync';
-import { createTestContext, runSourceContract } from '@basin/sdk/testkit';
+import { collectRead, createTestContext, runSourceContract } from '@basin/sdk/testkit';
 import { bootApp, disableAuth, makeProject } from '@basin/test';
 import { mail, startDovecot } from '../../../test/support/dovecot.js';
 import { killMidSync } from '../../../test/support/sync-kill.js';
@@ -110,6 +110,41 @@ test('inbox through the sync engine: messages, attachments and CSV/JSON/Parquet 
   const third = await b.engine.run('mail', { trigger: 'cli' });
   assert.equal(third.status, 'succeeded', third.error ?? '');
   assert.deepEqual(third.tables, [], 'nothing new, nothing loaded');
+});
+
+test('inbox: body text from nested, quoted-printable, latin-1, base64 and HTML parts; a cut at max_body_bytes; a latin-1 CSV and a broken one', async () => {
+  const alt = [
+    'From: a@vendor.test', 'To: reports@example.test', 'Subject: nested', 'MIME-Version: 1.0', 'Content-Type: multipart/mixed; boundary="m"', '',
+    '--m', 'Content-Type: multipart/alternative; boundary="a"', '',
+    '--a', 'Content-Type: text/plain; charset=iso-8859-1', 'Content-Transfer-Encoding: quoted-printable', '', 'Gr=FC=DFe, der Bericht ist =\r\nangeh=E4ngt.',
+    '--a', 'Content-Type: text/html; charset=utf-8', '', '<p>HTML version</p>',
+    '--a--',
+    '--m', 'Content-Type: text/csv; charset=iso-8859-1; name="umsatz.csv"', 'Content-Disposition: attachment; filename="umsatz.csv"', 'Content-Transfer-Encoding: quoted-printable', '', 'stadt,summe\r\nK=F6ln,12\r\nM=FCnchen,30\r\n',
+    '--m', 'Content-Type: text/csv; name="broken.csv"', 'Content-Disposition: attachment; filename="broken.csv"', '', 'a,b\r\n1,2\r\n3,4,5\r\n6,7\r\n',
+    '--m--', '',
+  ].join('\r\n');
+  const html = ['From: b@vendor.test', 'Subject: html only', 'MIME-Version: 1.0', 'Content-Type: text/html; charset=utf-8', 'Content-Transfer-Encoding: base64', '', Buffer.from('<html><body><p>Total: 5 &amp; more</p><script>x()</script></body></html>').toString('base64'), ''].join('\r\n');
+  await imap.append('Bodies', [alt, html, mail({ subject: 'long', text: 'x'.repeat(50) })]);
+  const ctx = createTestContext(source, { ...base, folders: ['Bodies'], max_body_bytes: 40 }, { env });
+  const got = await collectRead(source, ctx, await source.discover(ctx), {});
+  const files = got.items.filter((i) => i.kind === 'file');
+  const rows = files.filter((f) => f.resource === 'messages').flatMap((f) => fs.readFileSync((f as { path: string }).path, 'utf8').trim().split('\n').map((l) => JSON.parse(l)));
+  assert.deepEqual(rows.map((r) => [r.subject, r.body_text, r.body_truncated]), [
+    ['nested', 'Grüße, der Bericht ist angehängt.', false],
+    // the HTML is cut before its end (max_body_bytes), its text kept without the markup
+    ['html only', 'Total: 5 & more', true],
+    ['long', 'x'.repeat(40), true],
+  ]);
+  const csvFiles = files.filter((f) => f.resource === 'attachments_csv') as Array<{ path: string; malformedRows?: string }>;
+  assert.equal(fs.readFileSync(csvFiles[0]!.path, 'utf8'), 'stadt,summe\r\nKöln,12\r\nMünchen,30\r\n', 'a latin-1 CSV is handed to DuckDB as UTF-8');
+  assert.ok(csvFiles.every((f) => f.malformedRows === 'quarantine'), 'broken CSV lines are set aside, not fatal');
+  // through the engine the broken line goes to attachments_csv__rejects and the rest loads
+  const dir = project('bodies', { folders: ['Bodies'] });
+  const b = await boot(dir);
+  const r = await b.engine.run('bodies');
+  assert.equal(r.status, 'succeeded', r.error ?? '');
+  assert.equal(await count(b.app, 'SELECT count(*)::INT AS n FROM raw_bodies.attachments_csv'), 4);
+  assert.equal(await count(b.app, 'SELECT count(*)::INT AS n FROM raw_bodies.attachments_csv__rejects'), 1);
 });
 
 test('inbox: a changed UIDVALIDITY re-reads the folder and replaces the rows of the old numbering', async () => {
