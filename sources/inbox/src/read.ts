@@ -3,6 +3,7 @@ import path from 'node:path';
 import { sniffBytes, type ColumnSpec, type FileFormat, type ReadItem, type SourceContext } from '@basin/sdk';
 import type { FetchMessageObject, ImapFlow, MessageAddressObject, SearchObject } from 'imapflow';
 import { describeError } from './client.js';
+import { csvIsRectangular } from './csv-shape.js';
 import { portOf, type InboxConfig } from './config.js';
 import { bodyText, decodeTransfer, globMatch, partsOf, toUtf8, type AttachmentPart, type TextPart } from './mime.js';
 
@@ -310,7 +311,9 @@ export async function* readFolder(client: ImapFlow, ctx: SourceContext<InboxConf
           const file = path.join(scratch.dir, `${scratch.n++}-${a.filename.replace(/[^A-Za-z0-9._-]/g, '_')}`);
           fs.writeFileSync(file, bytes);
           // a CSV from outside may have broken lines: they go to <table>__rejects instead of failing every sync
-          files.push({ kind: 'file', resource: table, path: file, format: a.format!, sourceFile, ...(a.format === 'csv' ? { malformedRows: 'quarantine' as const } : {}) });
+          // (compressed ones are not looked into, so they take the careful path)
+          const broken = a.format === 'csv' && (/\.(gz|zst)$/i.test(a.filename) || !csvIsRectangular(bytes));
+          files.push({ kind: 'file', resource: table, path: file, format: a.format!, sourceFile, ...(broken ? { malformedRows: 'quarantine' as const } : {}) });
           (state.files[table] ??= []).push(sourceFile);
         } else if (table && skipped) ctx.log.warn(`${folder} UID ${m.uid}: attachment "${a.filename}" not loaded: ${skipped}`);
         attachments.push({
