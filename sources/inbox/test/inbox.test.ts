@@ -147,6 +147,29 @@ test('inbox: body text from nested, quoted-printable, latin-1, base64 and HTML p
   assert.equal(await count(b.app, 'SELECT count(*)::INT AS n FROM raw_bodies.attachments_csv__rejects'), 1);
 });
 
+test('inbox: from, subject and start_date filters are applied by the server; later reads continue above the last UID', async () => {
+  await imap.append('Filters', [
+    mail({ subject: 'Daily report 1', text: 'a', from: 'Anna <anna@vendor.test>' }),
+    mail({ subject: 'Daily report 2', text: 'b', from: 'bob@partner.test' }),
+    mail({ subject: 'Lunch?', text: 'c', from: 'anna@vendor.test' }),
+    mail({ subject: 'Daily report 3', text: 'd', from: 'carol@elsewhere.test' }),
+  ]);
+  const subjects = async (cfg: Record<string, unknown>, state: Record<string, Record<string, unknown>> = {}) => {
+    const ctx = createTestContext(source, { ...base, folders: ['Filters'], ...cfg }, { env });
+    const got = await collectRead(source, ctx, await source.discover(ctx), state);
+    const rows = got.items.filter((i) => i.kind === 'file' && i.resource === 'messages').flatMap((f) => fs.readFileSync((f as { path: string }).path, 'utf8').trim().split('\n').map((l) => JSON.parse(l).subject as string));
+    return { rows, state: got.state };
+  };
+  const first = await subjects({ from: ['anna@vendor.test', 'bob@partner.test'], subject: 'Daily report' });
+  assert.deepEqual(first.rows, ['Daily report 1', 'Daily report 2']);
+  assert.deepEqual((await subjects({ start_date: '2999-01-01' })).rows, [], 'nothing received since then');
+  assert.equal((await subjects({ start_date: '2020-01-01' })).rows.length, 4);
+  // the position moves past the messages the filters left out: they are not looked at again
+  await imap.append('Filters', [mail({ subject: 'Daily report 4', text: 'e', from: 'bob@partner.test' })]);
+  const next = await subjects({ from: ['anna@vendor.test', 'bob@partner.test'], subject: 'Daily report' }, first.state);
+  assert.deepEqual(next.rows, ['Daily report 4']);
+});
+
 test('inbox: a changed UIDVALIDITY re-reads the folder and replaces the rows of the old numbering', async () => {
   await imap.append('Recreated', [1, 2, 3].map((i) => mail({ subject: `old ${i}`, text: 'x', attachments: [{ filename: `r${i}.csv`, contentType: 'text/csv', content: csv(i, 2) }] })));
   const dir = project('re', { folders: ['Recreated'] });
