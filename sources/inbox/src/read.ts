@@ -207,11 +207,13 @@ export async function* readFolder(client: ImapFlow, ctx: SourceContext<InboxConf
     ctx.log.warn(`${folder}: UIDVALIDITY changed from ${previous.uidvalidity} to ${uidvalidity} (the folder was recreated or rebuilt on the server); its messages are read again and the rows of the old numbering replaced`);
     for (const [table, files] of Object.entries(previous.files ?? {})) if (files.length) yield { kind: 'forget_files', resource: table, sourceFiles: files };
   }
-  const top = box.uidNext - 1;
+  // UIDNEXT bounds the run; a server that does not report it is read up to its newest message
+  const knownTop = Number.isFinite(box.uidNext) && box.uidNext > 0;
+  const top = knownTop ? box.uidNext - 1 : Number.MAX_SAFE_INTEGER;
   const from = state.last_uid + 1;
   let uids: number[] = [];
   if (box.exists > 0 && top >= from) {
-    const query: SearchObject = { uid: `${from}:${top}` };
+    const query: SearchObject = { uid: `${from}:${knownTop ? top : '*'}` };
     if (!prev) {
       const since = ctx.options.startDate ?? cfg.start_date;
       if (since) query.since = since;
@@ -342,7 +344,7 @@ export async function* readFolder(client: ImapFlow, ctx: SourceContext<InboxConf
     if (uids.length > cfg.batch_size) ctx.log.info(`${folder}: ${read} of ${uids.length} message(s) read`);
   }
   // everything below uidNext was considered (filtered-out messages too): the next read starts above it
-  state.last_uid = Math.max(state.last_uid, top);
+  if (knownTop) state.last_uid = Math.max(state.last_uid, top);
   all[folder] = state;
   yield { kind: 'state', resource: 'messages', state: structuredClone(all) };
   if (loadedFiles) ctx.log.info(`${folder}: ${loadedFiles} data attachment(s) loaded as tables`);
