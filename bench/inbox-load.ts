@@ -1,5 +1,5 @@
 // inbox load speed (not a test): N messages (one in 50 with a small CSV attachment) in a throwaway
-// Dovecot (maildir, plain IMAP on 127.0.0.1), read bare through imapflow (one UID FETCH of the whole
+// Dovecot (maildir, IMAPS on 127.0.0.1 with a self-signed certificate), read bare through imapflow (one UID FETCH of the whole
 // folder: envelope, flags, dates, size, structure and the first text part, nothing done with them) and
 // synced by Basin into DuckDB (messages, attachments, the CSV rows), same process, same folder.
 // Prints messages/s and the ratio. 1M messages is too many for IMAP here; the default 20,000 runs
@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { disableAuth, makeProject } from '@basin/test';
+import { ImapFlow } from 'imapflow';
 import { mail, startDovecot } from '../test/support/dovecot.js';
 import { openProject } from './sync-common.js';
 
@@ -34,7 +35,9 @@ try {
   await warm.logout();
 
   let t0 = performance.now();
-  const c = await imap.client(USER);
+  // both sides over implicit TLS (the IMAPS port, as with a real provider's 993)
+  const c = new ImapFlow({ host: '127.0.0.1', port: imap.tlsPort, secure: true, tls: { rejectUnauthorized: false }, auth: { user: USER.user, pass: USER.password }, logger: false, disableAutoIdle: true });
+  await c.connect();
   await c.mailboxOpen('Bench', { readOnly: true });
   let n = 0;
   for await (const m of c.fetch('1:*', { uid: true, envelope: true, flags: true, internalDate: true, size: true, bodyStructure: true, bodyParts: ['1'] }, { uid: true })) if (m.uid) n++;
@@ -42,7 +45,7 @@ try {
   const bare = performance.now() - t0;
 
   const dir = makeProject({
-    '.basin/sources.yml': `version: "1.0"\nsources:\n  - name: bench\n    type: inbox\n    generic_config:\n      host: 127.0.0.1\n      port: ${imap.port}\n      tls: false\n      username: ${USER.user}\n      folders: [Bench]\n`,
+    '.basin/sources.yml': `version: "1.0"\nsources:\n  - name: bench\n    type: inbox\n    generic_config:\n      host: 127.0.0.1\n      port: ${imap.tlsPort}\n      tls: true\n      verify_certificate: false\n      username: ${USER.user}\n      folders: [Bench]\n`,
     '.env': `INBOX_PASSWORD=${USER.password}\n`,
   });
   disableAuth(dir);

@@ -1,5 +1,6 @@
 // A throwaway Dovecot IMAP server for tests: its own config, users file (passwd-file) and maildirs in a
-// temp dir, plain IMAP with plaintext login on 127.0.0.1 and a free port, stop() removes everything.
+// temp dir, IMAP with plaintext login on 127.0.0.1 (a plain port and an IMAPS port with a self-signed
+// certificate, both free ports), stop() removes everything.
 // Uses Debian's dovecot-imapd binaries (scripts/setup.d/60-dovecot.mjs installs them); the Debian
 // service is not used. Run as root, mail is kept as `nobody` (Dovecot refuses mail access as UID 0).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -16,7 +17,10 @@ export interface DovecotUser {
 
 export interface DovecotServer {
   host: string;
+  /** plain IMAP (STARTTLS offered) */
   port: number;
+  /** implicit TLS (IMAPS) with a self-signed certificate for 127.0.0.1 */
+  tlsPort: number;
   users: DovecotUser[];
   /** an imapflow session logged in as the user (the caller logs out) */
   client(user?: DovecotUser): Promise<ImapFlow>;
@@ -76,6 +80,10 @@ export async function startDovecot(users: DovecotUser[] = [{ user: 'reports@exam
   const internal = root ? 'dovecot' : me.username;
   const login = root ? 'dovenull' : me.username;
   const port = await freePort();
+  const tlsPort = await freePort();
+  // a self-signed certificate, so the TLS paths (implicit TLS, certificate refusal) are real too
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem')], { stdio: 'ignore' });
+  fs.chmodSync(path.join(dir, 'key.pem'), 0o644);
   const home = (u: string) => path.join(dir, 'home', u.replace(/[^A-Za-z0-9@._-]/g, '_'));
   fs.writeFileSync(path.join(dir, 'users'), users.map((u) => `${u.user}:{PLAIN}${u.password}:${mailUid}:${mailGid}::${home(u.user)}::\n`).join(''), { mode: 0o644 });
   for (const u of users) {
@@ -93,7 +101,9 @@ state_dir = ${dir}/state
 log_path = ${dir}/dovecot.log
 protocols = imap
 listen = 127.0.0.1
-ssl = no
+ssl = yes
+ssl_cert = <${dir}/cert.pem
+ssl_key = <${dir}/key.pem
 disable_plaintext_auth = no
 auth_mechanisms = plain login
 default_internal_user = ${internal}
@@ -117,7 +127,9 @@ service imap-login {
     port = ${port}
   }
   inet_listener imaps {
-    port = 0
+    address = 127.0.0.1
+    port = ${tlsPort}
+    ssl = yes
   }
 }
 service anvil {
@@ -154,7 +166,7 @@ service auth-worker {
   }
   const first = users[0]!;
   const client = async (u: DovecotUser = first) => {
-    const c = new ImapFlow({ host: '127.0.0.1', port, secure: false, auth: { user: u.user, pass: u.password }, logger: false, disableAutoIdle: true });
+    const c = new ImapFlow({ host: '127.0.0.1', port, secure: false, doSTARTTLS: false, auth: { user: u.user, pass: u.password }, logger: false, disableAutoIdle: true });
     c.on('error', () => undefined);
     await c.connect();
     return c;
@@ -163,6 +175,7 @@ service auth-worker {
   return {
     host: '127.0.0.1',
     port,
+    tlsPort,
     users,
     client,
     async append(folder, messages, u = first) {

@@ -26,7 +26,8 @@ after(async () => {
   await imap.stop();
 });
 const env = { INBOX_PASSWORD: USER.password };
-const base = { host: imap.host, port: imap.port, tls: false, username: USER.user };
+// the plain port offers STARTTLS with the server's self-signed certificate, hence verify_certificate: false
+const base = { host: imap.host, port: imap.port, tls: false, verify_certificate: false, username: USER.user };
 
 async function parquetBytes(rows: number): Promise<Buffer> {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'inbox-pq-')), 'x.parquet');
@@ -240,7 +241,15 @@ test('inbox: a wrong password, an unreachable host, a missing folder and a missi
   assert.match(down.message ?? '', new RegExp(`Could not reach the IMAP server 127\\.0\\.0\\.1:${closed} \\(ECONNREFUSED\\)\\. Check host, port and tls in the config`));
   const tls = await source.check(createTestContext(source, { ...base, tls: true }, { env }));
   assert.equal(tls.ok, false);
-  assert.match(tls.message ?? '', /Check host, port and tls/);
+  assert.match(tls.message ?? '', /did not answer TLS .*Check host, port and tls in the config/);
+  // implicit TLS on the IMAPS port: accepted with verify_certificate: false, refused by name otherwise
+  const imaps = await source.check(createTestContext(source, { ...base, port: imap.tlsPort, tls: true }, { env }));
+  assert.equal(imaps.ok, true, imaps.message);
+  const selfSigned = await source.check(createTestContext(source, { ...base, port: imap.tlsPort, tls: true, verify_certificate: true }, { env }));
+  assert.equal(selfSigned.ok, false);
+  assert.match(selfSigned.message ?? '', new RegExp(`127\\.0\\.0\\.1:${imap.tlsPort}: the server certificate was not accepted .*set verify_certificate: false for a self-signed one`));
+  const starttls = await source.check(createTestContext(source, { ...base, verify_certificate: true }, { env }));
+  assert.match(starttls.message ?? '', /the server certificate was not accepted/, 'STARTTLS on the plain port verifies the certificate too');
   const folder = await source.check(createTestContext(source, { ...base, folders: ['Nope'] }, { env }));
   assert.match(folder.message ?? '', /has no folder "Nope"\. Check folders in the config/);
   const unset = await source.check(createTestContext(source, { ...base, password_env: 'NOT_SET_PW' }, { env: {} }));
@@ -252,7 +261,7 @@ test('inbox: a wrong password, an unreachable host, a missing folder and a missi
   const r = await b.engine.run('bad');
   assert.equal(r.status, 'failed');
   assert.match(r.error ?? '', /refused the login.*MAIL_PW/);
-  for (const m of [wrong.message, down.message, tls.message, folder.message, unset.message, r.error]) {
+  for (const m of [wrong.message, down.message, tls.message, selfSigned.message, starttls.message, folder.message, unset.message, r.error]) {
     assert.doesNotMatch(m ?? '', /not-the-pa55word|imap-pa55word/);
   }
 });
