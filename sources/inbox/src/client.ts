@@ -18,7 +18,7 @@ export async function connect(ctx: SourceContext<InboxConfig>): Promise<ImapFlow
     secure: cfg.tls,
     auth: { user: cfg.username, pass },
     tls: { rejectUnauthorized: cfg.verify_certificate },
-    // imapflow's own logger prints every command (LOGIN included) when enabled
+    // imapflow's logger would write the whole session to stdout; the source logs through ctx.log
     logger: false,
     disableAutoIdle: true,
     // BODY[] rather than BINARY[]: the text of part 1 can be asked for in the same FETCH as the
