@@ -13,6 +13,7 @@ import type { ReadItem } from '@basin/sdk';
 import { bootApp, disableAuth, makeProject } from '@basin/test';
 import source from '../src/index.js';
 import { ARRIVAL_MARGIN_MS } from '../src/read.js';
+import { killMidSync } from '../../../test/support/sync-kill.js';
 import { KEYS, startKinesalite } from './kinesalite-fixture.js';
 
 const k = await startKinesalite();
@@ -155,4 +156,43 @@ sources:
   assert.equal(second.tables.find((t) => t.name === 'app_events')?.rows, 5);
   const r = await app.warehouse.query(`SELECT count(*)::INT AS n, count(DISTINCT data->>'$.n')::INT AS d, min(arrival_time) IS NOT NULL AS t FROM raw_stream.app_events`);
   assert.deepEqual(r, [{ n: 45, d: 45, t: true }]);
+});
+
+test('kinesis: a SIGKILL mid-sync keeps the previous table and shard positions; the next sync loses and repeats no record', async () => {
+  await k.createStream('killed', 1);
+  await k.put('killed', rows(1, 1000, 'k'));
+  const dir = makeProject({
+    '.basin/sources.yml': `version: "1.0"\nsources:\n  - name: kstream\n    type: kinesis\n    generic_config:\n      endpoint: ${k.endpoint}\n      streams: [killed]\n`,
+    '.env': `AWS_ACCESS_KEY_ID=${KEYS.AWS_ACCESS_KEY_ID}\nAWS_SECRET_ACCESS_KEY=${KEYS.AWS_SECRET_ACCESS_KEY}\n`,
+  });
+  disableAuth(dir);
+  const boot = async () => {
+    const app = await bootApp(dir, { plugins: [sourcesPlugin, syncPlugin] });
+    return { app, engine: app.container.resolve<SyncEngine>('syncEngine'), store: app.container.resolve<any>('syncStore') };
+  };
+  const counts = async (app: BasinApp) => (await app.warehouse.query<{ n: number; d: number }>(`SELECT count(*)::INT AS n, count(DISTINCT data->>'$.n')::INT AS d FROM raw_kstream.killed`))[0];
+  let b = await boot();
+  assert.equal((await b.engine.run('kstream')).status, 'succeeded');
+  const stateBefore = b.store.state('kstream');
+  assert.deepEqual(await counts(b.app), { n: 1000, d: 1000 });
+  await b.app.close();
+
+  // 60,000 new records: one 50,000-record batch reaches staging, the shard position is checkpointed, then the kill
+  await k.put('killed', rows(1001, 61_000, 'k'));
+  const held = await killMidSync(dir, 'kstream', 'kinesis', 1);
+  assert.ok(held.staged >= 50_000, `a batch reached staging before the kill (${held.staged} records)`);
+
+  b = await boot();
+  try {
+    assert.deepEqual(await counts(b.app), { n: 1000, d: 1000 }, 'the table of the first sync, untouched');
+    assert.deepEqual(b.store.state('kstream'), stateBefore, 'the shard positions of the first sync');
+    const stg = await b.app.warehouse.query<{ n: number }>("SELECT count(*)::INT AS n FROM duckdb_tables() WHERE table_name LIKE '_basin_staging%'");
+    assert.equal(stg[0]!.n, 0);
+    assert.equal(b.store.history('kstream', 10).items[0].status, 'failed');
+    const again = await b.engine.run('kstream');
+    assert.equal(again.status, 'succeeded', again.error ?? '');
+    assert.deepEqual(await counts(b.app), { n: 61_000, d: 61_000 }, 'every new record once');
+  } finally {
+    await b.app.close();
+  }
 });

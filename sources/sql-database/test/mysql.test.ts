@@ -10,6 +10,7 @@ import { createTestContext, runSourceContract } from '@basin/sdk/testkit';
 import { bootApp, disableAuth, makeProject } from '@basin/test';
 import { startMariadb } from '../../../test/support/mariadb.js';
 import source from '../src/index.js';
+import { killScenario } from './kill-fixture.js';
 
 const PASSWORD = 'my-r3ader-pa55word';
 const db = await startMariadb();
@@ -137,4 +138,13 @@ sources:
   const third = await engine.run('crm_db', { trigger: 'cli' });
   assert.equal(third.tables.find((t) => t.name === 'orders')?.rows ?? 0, 0, 'nothing new, nothing read');
   assert.deepEqual(await app.warehouse.query('SELECT count(*)::INT AS n FROM raw_crm_db.customers'), [{ n: 10 }], 'the full table is replaced, not appended');
+});
+
+test('mysql: a SIGKILL mid-sync keeps the previous tables and cursors; the next sync loses and repeats no row', async () => {
+  db.sql('CREATE TABLE kill_a (id BIGINT PRIMARY KEY, note VARCHAR(20)); CREATE TABLE kill_b (id BIGINT PRIMARY KEY, note VARCHAR(20));', 'shop');
+  await killScenario({
+    block: `      dialect: mysql\n      host: 127.0.0.1\n      port: ${db.port}\n      database: shop\n      username: reader\n      password_env: READER_PASSWORD`,
+    env: `READER_PASSWORD=${PASSWORD}\n`,
+    insert: (t, from, to) => void db.sql(`INSERT INTO ${t} SELECT seq, CONCAT('n', seq) FROM seq_${from}_to_${to}`, 'shop'),
+  });
 });

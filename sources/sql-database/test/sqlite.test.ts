@@ -13,6 +13,7 @@ import syncPlugin, { type SyncEngine } from '@basin/plugin-sync';
 import { createTestContext, runSourceContract } from '@basin/sdk/testkit';
 import { bootApp, disableAuth, makeProject } from '@basin/test';
 import source from '../src/index.js';
+import { killScenario } from './kill-fixture.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'basin-sqlite-src-'));
 const apps: BasinApp[] = [];
@@ -107,4 +108,13 @@ sources:
     { id: 3, amount: '30.25' },
     { id: 4, amount: '40.00' },
   ]);
+});
+
+test('sqlite: a SIGKILL mid-sync keeps the previous tables and cursors; the next sync loses and repeats no row', async () => {
+  const file = path.join(dir, 'kill.db');
+  exec(file, 'CREATE TABLE kill_a (id INTEGER PRIMARY KEY, note TEXT); CREATE TABLE kill_b (id INTEGER PRIMARY KEY, note TEXT);');
+  await killScenario({
+    block: `      dialect: sqlite\n      path: ${JSON.stringify(file)}`,
+    insert: (t, from, to) => exec(file, `WITH RECURSIVE g(n) AS (SELECT ${from} UNION ALL SELECT n + 1 FROM g WHERE n < ${to}) INSERT INTO ${t} SELECT n, 'n' || n FROM g`),
+  });
 });

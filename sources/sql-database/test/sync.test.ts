@@ -6,6 +6,7 @@ import type { BasinApp } from '@basin/core';
 import sourcesPlugin from '@basin/plugin-sources';
 import syncPlugin, { type SyncEngine } from '@basin/plugin-sync';
 import { bootApp, disableAuth, makeProject } from '@basin/test';
+import { killScenario } from './kill-fixture.js';
 import { READER, shopServer } from './pg-fixture.js';
 
 const pg = await shopServer();
@@ -84,4 +85,13 @@ test('a sql_database block that fails its schema stops start-up naming the field
   await assert.rejects(boot(SOURCES.replace('tables: [orders, customers]', 'tabels: [orders]')), /tabels[\s\S]*did you mean tables/);
   await assert.rejects(boot(SOURCES.replace('incremental:', 'chunk_sise: 1000\n      incremental:')), /sql_database\.chunk_sise: unknown key "chunk_sise"; did you mean chunk_size/);
   await assert.rejects(boot(SOURCES.replace('incremental:', 'chunk_size: 0\n      incremental:')), /sql_database\.chunk_size/);
+});
+
+test('postgres: a SIGKILL mid-sync keeps the previous tables and cursors; the next sync loses and repeats no row', async () => {
+  pg.psql('CREATE TABLE kill_a (id bigint PRIMARY KEY, note varchar); CREATE TABLE kill_b (id bigint PRIMARY KEY, note varchar);', 'shop');
+  await killScenario({
+    block: '      connection_url_env: SHOP_URL',
+    env: `SHOP_URL=${pg.urlFor(READER.user, READER.password, 'shop')}\n`,
+    insert: (t, from, to) => void pg.psql(`INSERT INTO ${t} SELECT g, 'n' || g FROM generate_series(${from}, ${to}) g`, 'shop'),
+  });
 });
