@@ -3,6 +3,9 @@ import { SourceError, type ReadItem, type SourceContext } from '@basin/sdk';
 import { groupId, type KafkaConfig } from './config.js';
 import type { TopicState } from './offsets.js';
 
+/** how many rows the consumer may fetch ahead of what the sync has taken */
+export const READ_AHEAD_ROWS = 50_000;
+
 /** One partition's read of this sync: from `pos` (the next offset to read) up to `end` (its high-water mark at the start). */
 export interface PartitionPlan {
   pos: number;
@@ -107,7 +110,8 @@ export async function* readTopics(kafka: Kafka, ctx: SourceContext<KafkaConfig>,
       // a crash fails this read; the next sync starts over from the committed positions
       retry: { retries: 3, restartOnFailure: async () => false },
     });
-    const queue: { items: ReadItem[]; taken: () => void }[] = [];
+    const queue: { items: ReadItem[]; rows: number; taken?: () => void }[] = [];
+    let buffered = 0;
     let wake: (() => void) | null = null;
     const notify = () => {
       const w = wake;
@@ -183,11 +187,12 @@ export async function* readTopics(kafka: Kafka, ctx: SourceContext<KafkaConfig>,
       x.read += rows.length;
       if (x.pos >= x.end) finish(batch.topic, batch.partition, x);
       if (!rows.length) return notify();
-      // wait until the sync has taken the rows: the consumer fetches no further ahead than the load
-      await new Promise<void>((taken) => {
-        queue.push({ items: [{ kind: 'records', resource: plan.resource, records: rows }, { kind: 'state', resource: plan.resource, state: { ...stateOf(plan) } }], taken });
-        notify();
-      });
+      const entry: (typeof queue)[number] = { items: [{ kind: 'records', resource: plan.resource, records: rows }, { kind: 'state', resource: plan.resource, state: { ...stateOf(plan) } }], rows: rows.length };
+      queue.push(entry);
+      buffered += rows.length;
+      notify();
+      // fetching goes on while the load writes a batch, up to READ_AHEAD_ROWS rows ahead of it
+      if (buffered > READ_AHEAD_ROWS) await new Promise<void>((taken) => (entry.taken = taken));
     };
     const ticker = setInterval(notify, 500);
     try {
@@ -204,8 +209,9 @@ export async function* readTopics(kafka: Kafka, ctx: SourceContext<KafkaConfig>,
         if (failure) throw failure;
         const next = queue.shift();
         if (next) {
+          buffered -= next.rows;
           for (const item of next.items) yield item;
-          next.taken();
+          next.taken?.();
           lastProgress = Date.now();
           continue;
         }
@@ -220,7 +226,7 @@ export async function* readTopics(kafka: Kafka, ctx: SourceContext<KafkaConfig>,
     } finally {
       closing = true;
       clearInterval(ticker);
-      for (const q of queue.splice(0)) q.taken();
+      for (const q of queue.splice(0)) q.taken?.();
       // leaves the group at once, so the offsets can be committed after Basin's commit
       await consumer.disconnect().catch(() => undefined);
     }
