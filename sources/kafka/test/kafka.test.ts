@@ -17,6 +17,7 @@ import syncPlugin, { type SyncEngine } from '@basin/plugin-sync';
 import { createTestContext, runSourceContract } from '@basin/sdk/testkit';
 import type { ReadItem } from '@basin/sdk';
 import { bootApp, disableAuth, makeProject } from '@basin/test';
+import { parse } from 'yaml';
 import source from '../src/index.js';
 import { startKafkaFixture } from './kafka-fixture.js';
 
@@ -248,4 +249,15 @@ test('kafka: a sync killed with SIGKILL mid-load keeps the previous table, Basin
   assert.deepEqual(await k.groupOffsets('basin-stream', 'big'), await k.highWaterMarks('big'));
   await close(b.app);
   fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test('kafka: the config example of docs/source-types.md is valid', () => {
+  const doc = fs.readFileSync(path.join(here, '../../../docs/source-types.md'), 'utf8');
+  const block = /## kafka\n\n```yaml\n([\s\S]*?)```/.exec(doc)?.[1];
+  assert.ok(block, 'docs/source-types.md has a kafka example');
+  const [entry] = parse(block) as { type: string; generic_config: Record<string, unknown> }[];
+  assert.equal(entry!.type, 'kafka');
+  const ctx = createTestContext(source, entry!.generic_config, { env: { KAFKA_PASSWORD: 'x' } });
+  assert.deepEqual(source.validateConfig!(ctx.config), []);
+  assert.equal(ctx.config.security_protocol, 'sasl_ssl');
 });
