@@ -10,6 +10,12 @@ export interface KafkaFixture extends KafkaBroker {
   /** the group's committed offset per partition (-1: none) */
   groupOffsets(group: string, topic: string): Promise<Record<number, number>>;
   highWaterMarks(topic: string): Promise<Record<number, number>>;
+  /** one committed and one aborted transaction of JSON values */
+  produceTransactions(topic: string, committed: string[], aborted: string[]): Promise<void>;
+  /** deletes a partition's messages before `offset`, as retention would */
+  deleteBefore(topic: string, partition: number, offset: number): Promise<void>;
+  /** the kafkajs client of the PLAINTEXT listener, for consumers of the tests' own */
+  kafka: Kafka;
   close(): Promise<void>;
 }
 
@@ -40,6 +46,23 @@ export async function startKafkaFixture(): Promise<KafkaFixture> {
     async highWaterMarks(topic) {
       return Object.fromEntries((await admin.fetchTopicOffsets(topic)).map((p) => [p.partition, Number(p.high)]));
     },
+    async produceTransactions(topic, committed, aborted) {
+      const tx = kafka.producer({ transactionalId: `basin-test-${topic}`, idempotent: true, maxInFlightRequests: 1 });
+      await tx.connect();
+      const ok = await tx.transaction();
+      await ok.send({ topic, messages: committed.map((value) => ({ value })) });
+      await ok.commit();
+      const no = await tx.transaction();
+      await no.send({ topic, messages: aborted.map((value) => ({ value })) });
+      await no.abort();
+      await tx.disconnect();
+    },
+    async deleteBefore(topic, partition, offset) {
+      // kafkajs looks the leader up in metadata it has only for topics it was asked about
+      await admin.fetchTopicMetadata({ topics: [topic] });
+      await admin.deleteTopicRecords({ topic, partitions: [{ partition, offset: String(offset) }] });
+    },
+    kafka,
     async close() {
       await producer?.disconnect();
       await admin.disconnect();

@@ -129,6 +129,41 @@ test('kafka: each read continues from the committed offsets, is bounded by the h
   assert.equal(all, 170);
 });
 
+test('kafka: transaction markers and aborted transactions do not hold a run back; offsets deleted by retention continue at the earliest kept', async () => {
+  await k.createTopic('tx', 1);
+  await k.produceTransactions('tx', [JSON.stringify({ n: 1 }), JSON.stringify({ n: 2 })], [JSON.stringify({ n: 3 })]);
+  const config = { bootstrap_servers: [k.bootstrap], topics: ['tx'], idle_timeout_ms: 600_000 };
+  const r = await readAll(config);
+  assert.deepEqual(ns(r.rows), [1, 2], 'committed messages only');
+  assert.deepEqual(r.state.tx!.partitions, await k.highWaterMarks('tx'), 'the run reached the mark past the markers (it would otherwise wait 10 minutes)');
+
+  await k.createTopic('retained', 1);
+  await k.produce('retained', msgs(1, 30));
+  await k.deleteBefore('retained', 0, 10);
+  const saved = { retained: { topic: 'retained', partitions: { '0': 4 } } };
+  const after = await readAll({ bootstrap_servers: [k.bootstrap], topics: ['retained'] }, saved);
+  assert.deepEqual(ns(after.rows), range(11, 30));
+  assert.ok(after.logs.some((l) => l.level === 'warn' && /retained\/0: 6 message\(s\) from offset 4 were deleted by the topic's retention before they were read; reading from 10/.test(l.msg)));
+});
+
+test('kafka: a group shared with other active consumers fails naming group_id', async () => {
+  await k.createTopic('shared', 2);
+  await k.produce('shared', msgs(1, 10));
+  const other = k.kafka.consumer({ groupId: 'basin-shared', sessionTimeout: 6_000, heartbeatInterval: 500 });
+  await other.connect();
+  await other.subscribe({ topics: ['shared'] });
+  await other.run({ eachBatch: async () => undefined });
+  try {
+    await assert.rejects(readAll({ bootstrap_servers: [k.bootstrap], topics: ['shared'], session_timeout_ms: 6_000 }, {}, {}, 'shared'), (e: Error & { code?: string }) => {
+      assert.equal(e.code, 'group_busy');
+      assert.match(e.message, /The consumer group basin-shared has other active members: partition\(s\) shared\/\d went to them\. Give this source a group_id of its own/);
+      return true;
+    });
+  } finally {
+    await other.disconnect();
+  }
+});
+
 test('kafka: an unreachable broker, a refused SASL password, a missing variable and a missing topic say what to fix, never the password', async () => {
   const closed = await new Promise<number>((resolve) => {
     const s = net.createServer().listen(0, '127.0.0.1', () => {
