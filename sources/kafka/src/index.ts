@@ -33,7 +33,21 @@ function spec(topic: string, cfg: KafkaConfig): ResourceSpec {
 /** the configured topics (checked to exist), or every topic but the internal ones */
 async function topicNames(admin: Admin, cfg: KafkaConfig): Promise<string[]> {
   const existing = await admin.listTopics();
-  if (!cfg.topics.length) return existing.filter((t) => !t.startsWith('__')).sort();
+  return distinctTables(cfg.topics.length ? configured(existing, cfg) : existing.filter((t) => !t.startsWith('__')).sort());
+}
+
+/** two topics that would load into one table (`Orders` and `orders`) are refused rather than mixed */
+function distinctTables(topics: string[]): string[] {
+  const seen = new Map<string, string>();
+  for (const t of topics) {
+    const other = seen.get(resourceName(t));
+    if (other !== undefined) throw new SourceError('config_invalid', `Topics ${other} and ${t} would both load into the table ${resourceName(t)}; list only one of them in topics.`);
+    seen.set(resourceName(t), t);
+  }
+  return topics;
+}
+
+function configured(existing: string[], cfg: KafkaConfig): string[] {
   const missing = cfg.topics.filter((t) => !existing.includes(t));
   if (missing.length) {
     const some = existing.filter((t) => !t.startsWith('__')).sort().slice(0, 10);

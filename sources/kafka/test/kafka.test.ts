@@ -190,6 +190,10 @@ test('kafka: an unreachable broker, a refused SASL password, a missing variable 
   assert.match(novar.message ?? '', /MY_KAFKA_SECRET/);
   const missing = await source.check(createTestContext(source, { bootstrap_servers: [k.bootstrap], topics: ['clicks', 'nope'] }));
   assert.match(missing.message ?? '', /Topic\(s\) nope do not exist on the Kafka broker .*Check topics in the config \(topics there: .*clicks/);
+  // (Kafka itself refuses a.b beside a_b; case is where names can still meet)
+  await k.createTopic('ORDERS.v1', 1);
+  const clash = await source.check(createTestContext(source, { bootstrap_servers: [k.bootstrap], topics: ['orders.v1', 'ORDERS.v1'] }));
+  assert.match(clash.message ?? '', /Topics orders\.v1 and ORDERS\.v1 would both load into the table orders_v1; list only one of them in topics/);
   for (const m of [down.message, refused.message, novar.message, missing.message]) {
     assert.doesNotMatch(m ?? '', new RegExp(wrong));
     assert.doesNotMatch(m ?? '', new RegExp(k.saslPassword));
