@@ -1,7 +1,7 @@
 // A throwaway Apache Kafka broker for tests and benches: one KRaft node (broker and controller in one
 // JVM) on free loopback ports, its storage formatted with a random cluster id in a temp dir, a small
-// heap. Two client listeners: PLAINTEXT, and SASL_PLAINTEXT with PLAIN users (basin / SASL_PASSWORD)
-// for the authentication tests. stop() ends the JVM and removes the dir. The jars come from
+// heap. Client listeners: PLAINTEXT, SASL_PLAINTEXT with a PLAIN user (basin / SASL_PASSWORD) for the
+// authentication tests, and with `tls` an SSL one with a self-signed certificate (keytool). stop() ends the JVM and removes the dir. The jars come from
 // scripts/setup.d/60-kafka.mjs; start it once per test file.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -18,6 +18,9 @@ export interface KafkaBroker {
   saslBootstrap: string;
   saslUser: string;
   saslPassword: string;
+  /** with `tls`: host:port of the SSL listener, and the PEM of its self-signed certificate */
+  sslBootstrap?: string;
+  caPem?: string;
   /** milliseconds from spawning the JVM to the listener accepting connections */
   startMs: number;
   stop(): Promise<void>;
@@ -51,11 +54,22 @@ function accepts(port: number): Promise<boolean> {
 const live = new Set<{ proc: ChildProcess; dir: string }>();
 let exitHook = false;
 
-export async function startKafka(opts: { heap?: string } = {}): Promise<KafkaBroker> {
+/** a self-signed certificate for 127.0.0.1 in a PKCS12 keystore (keytool from the JDK), and its PEM */
+function selfSigned(dir: string): { keystore: string; password: string; pem: string } {
+  const keystore = path.join(dir, 'broker.p12');
+  const password = crypto.randomBytes(12).toString('hex');
+  const keytool = ['-keystore', keystore, '-storetype', 'PKCS12', '-storepass', password, '-alias', 'broker'];
+  execFileSync('keytool', ['-genkeypair', ...keytool, '-keypass', password, '-keyalg', 'RSA', '-keysize', '2048', '-dname', 'CN=127.0.0.1', '-ext', 'SAN=ip:127.0.0.1,dns:localhost', '-validity', '2'], { stdio: 'pipe' });
+  const pem = execFileSync('keytool', ['-exportcert', '-rfc', ...keytool], { encoding: 'utf8' });
+  return { keystore, password, pem };
+}
+
+export async function startKafka(opts: { heap?: string; tls?: boolean } = {}): Promise<KafkaBroker> {
   if (!kafkaCacheValid()) throw new Error(`Kafka ${KAFKA_VERSION} broker jars are missing or damaged in ${kafkaHome()}; run: node scripts/setup.mjs kafka`);
   const classpath = path.join(kafkaLibDir(), '*');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'basin-kafka-'));
-  const [port, controllerPort, saslPort] = [await freePort(), await freePort(), await freePort()];
+  const [port, controllerPort, saslPort, sslPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  const tls = opts.tls ? selfSigned(dir) : null;
   const props = path.join(dir, 'server.properties');
   fs.writeFileSync(
     props,
@@ -63,10 +77,11 @@ export async function startKafka(opts: { heap?: string } = {}): Promise<KafkaBro
       'process.roles=broker,controller',
       'node.id=1',
       `controller.quorum.voters=1@127.0.0.1:${controllerPort}`,
-      `listeners=PLAINTEXT://127.0.0.1:${port},CONTROLLER://127.0.0.1:${controllerPort},SASL_PLAINTEXT://127.0.0.1:${saslPort}`,
-      `advertised.listeners=PLAINTEXT://127.0.0.1:${port},SASL_PLAINTEXT://127.0.0.1:${saslPort}`,
+      `listeners=PLAINTEXT://127.0.0.1:${port},CONTROLLER://127.0.0.1:${controllerPort},SASL_PLAINTEXT://127.0.0.1:${saslPort}${tls ? `,SSL://127.0.0.1:${sslPort}` : ''}`,
+      `advertised.listeners=PLAINTEXT://127.0.0.1:${port},SASL_PLAINTEXT://127.0.0.1:${saslPort}${tls ? `,SSL://127.0.0.1:${sslPort}` : ''}`,
       'controller.listener.names=CONTROLLER',
-      'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT',
+      'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,SSL:SSL',
+      ...(tls ? [`ssl.keystore.location=${tls.keystore}`, `ssl.keystore.password=${tls.password}`, `ssl.key.password=${tls.password}`, 'ssl.keystore.type=PKCS12'] : []),
       'inter.broker.listener.name=PLAINTEXT',
       'sasl.enabled.mechanisms=PLAIN',
       `listener.name.sasl_plaintext.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required user_${SASL_USER}="${SASL_PASSWORD}";`,
@@ -117,7 +132,7 @@ export async function startKafka(opts: { heap?: string } = {}): Promise<KafkaBro
     live.delete(handle);
   };
   for (let i = 0; ; i++) {
-    if ((await accepts(port)) && (await accepts(saslPort))) break;
+    if ((await accepts(port)) && (await accepts(saslPort)) && (!tls || (await accepts(sslPort)))) break;
     if (proc.exitCode !== null || i > 600) {
       const log = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').slice(-3000) : '';
       await stop();
@@ -125,5 +140,13 @@ export async function startKafka(opts: { heap?: string } = {}): Promise<KafkaBro
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { bootstrap: `127.0.0.1:${port}`, saslBootstrap: `127.0.0.1:${saslPort}`, saslUser: SASL_USER, saslPassword: SASL_PASSWORD, startMs: Date.now() - t0, stop };
+  return {
+    bootstrap: `127.0.0.1:${port}`,
+    saslBootstrap: `127.0.0.1:${saslPort}`,
+    saslUser: SASL_USER,
+    saslPassword: SASL_PASSWORD,
+    ...(tls ? { sslBootstrap: `127.0.0.1:${sslPort}`, caPem: tls.pem } : {}),
+    startMs: Date.now() - t0,
+    stop,
+  };
 }

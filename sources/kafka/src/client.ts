@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { Kafka, logLevel, type SASLOptions } from 'kafkajs';
 import { SourceError, type SourceContext } from '@basin/sdk';
 import type { KafkaConfig } from './config.js';
@@ -11,7 +13,7 @@ export function makeKafka(ctx: SourceContext<KafkaConfig>, retries = 3): Kafka {
   return new Kafka({
     clientId: `basin-${ctx.name}`,
     brokers: cfg.bootstrap_servers,
-    ssl: cfg.security_protocol.endsWith('ssl'),
+    ssl: cfg.security_protocol.endsWith('ssl') ? (cfg.ssl_ca_file ? { ca: [readCa(ctx.projectDir, cfg.ssl_ca_file)] } : true) : false,
     ...(sasl ? { sasl } : {}),
     connectionTimeout: cfg.connection_timeout_ms,
     requestTimeout: 60_000,
@@ -19,6 +21,15 @@ export function makeKafka(ctx: SourceContext<KafkaConfig>, retries = 3): Kafka {
     // errors reach the sync as SourceErrors (describeError); kafkajs' own console lines would only repeat them
     logLevel: logLevel.NOTHING,
   });
+}
+
+function readCa(projectDir: string, file: string): string {
+  const full = path.resolve(projectDir, file);
+  try {
+    return fs.readFileSync(full, 'utf8');
+  } catch {
+    throw new SourceError('config_invalid', `ssl_ca_file ${file} cannot be read (${full}). Put the CA's PEM file there or fix ssl_ca_file in the config.`);
+  }
 }
 
 /** Where requests go, for messages. */
@@ -34,6 +45,7 @@ interface KafkaJsError {
   cause?: KafkaJsError;
 }
 
+const TLS = /\b(SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT_LOCALLY|CERT_HAS_EXPIRED|ERR_TLS_CERT_ALTNAME_INVALID)\b/;
 const NET = /\b(ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ETIMEDOUT|ECONNRESET|EAI_AGAIN|ENETUNREACH)\b/;
 
 /** A kafkajs or network error as a SourceError that says what to fix, without any secret. */
@@ -59,6 +71,10 @@ export function describeError(e: unknown, cfg: KafkaConfig): SourceError {
     return new SourceError('not_found', `${where(cfg)}: a topic does not exist. Check topics in the config.`);
   }
   const text = chain.map((x) => `${x.code ?? ''} ${x.message ?? ''}`).join(' ');
+  const cert = TLS.exec(text)?.[1];
+  if (cert) {
+    return new SourceError('tls_untrusted', `${where(cfg)} presented a TLS certificate this machine does not trust (${cert}). Set ssl_ca_file in the config to the PEM of the CA that signed it.`, { code: cert });
+  }
   const net = NET.exec(text)?.[1];
   if (net || chain.some((x) => x.name === 'KafkaJSConnectionError' || x.name === 'KafkaJSBrokerNotFound')) {
     const how = cfg.security_protocol === 'plaintext' ? '' : `, that security_protocol (${cfg.security_protocol}) is what the listener expects`;

@@ -12,6 +12,7 @@ export const KafkaConfig = Type.Object(
     value_format: Type.Union([Type.Literal('json'), Type.Literal('text')], { default: 'json', description: 'json: value is a JSON column; text: the value as UTF-8 text' }),
     key_format: Type.Union([Type.Literal('json'), Type.Literal('text')], { default: 'text', description: 'json: key is a JSON column; text: the key as UTF-8 text' }),
     security_protocol: Type.Union([Type.Literal('plaintext'), Type.Literal('ssl'), Type.Literal('sasl_plaintext'), Type.Literal('sasl_ssl')], { default: 'plaintext' }),
+    ssl_ca_file: Type.Optional(Type.String({ minLength: 1, description: 'PEM file of the CA that signed the brokers\' certificates (relative to the project), when it is not a public one' })),
     sasl_mechanism: Type.Union([Type.Literal('plain'), Type.Literal('scram-sha-256'), Type.Literal('scram-sha-512')], { default: 'plain' }),
     username: Type.Optional(Type.String({ minLength: 1, description: 'SASL user (sasl_* protocols)' })),
     password_env: Type.String({ ...ENV_NAME, default: 'KAFKA_PASSWORD', description: 'name of the variable holding the SASL password (sasl_* protocols)' }),

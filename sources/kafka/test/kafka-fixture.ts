@@ -20,7 +20,7 @@ export interface KafkaFixture extends KafkaBroker {
 }
 
 export async function startKafkaFixture(): Promise<KafkaFixture> {
-  const broker = await startKafka();
+  const broker = await startKafka({ tls: true });
   const kafka = new Kafka({ clientId: 'basin-test', brokers: [broker.bootstrap], logLevel: logLevel.NOTHING });
   const admin = kafka.admin();
   await admin.connect();

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, test } from 'node:test';
@@ -202,6 +203,24 @@ test('kafka: an unreachable broker, a refused SASL password, a missing variable 
     readAll({ bootstrap_servers: [`127.0.0.1:${closed}`], connection_timeout_ms: 1000 }),
     (e: Error) => /Could not reach/.test(e.message),
   );
+});
+
+test('kafka over TLS: an untrusted certificate names ssl_ca_file; with the CA the read works', async () => {
+  const tls = { bootstrap_servers: [k.sslBootstrap!], security_protocol: 'ssl', topics: ['orders.v1'], connection_timeout_ms: 3000 };
+  const untrusted = await source.check(createTestContext(source, tls));
+  assert.equal(untrusted.ok, false);
+  assert.match(untrusted.message ?? '', /presented a TLS certificate this machine does not trust \([A-Z_]+\)\. Set ssl_ca_file in the config/);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'basin-kafka-tls-'));
+  fs.writeFileSync(path.join(dir, 'ca.pem'), k.caPem!);
+  const nofile = await source.check(createTestContext(source, { ...tls, ssl_ca_file: 'certs/none.pem' }, { projectDir: dir }));
+  assert.match(nofile.message ?? '', /ssl_ca_file certs\/none\.pem cannot be read/);
+  const ctx = createTestContext(source, { ...tls, ssl_ca_file: 'ca.pem' }, { projectDir: dir, name: 'tls' });
+  const ok = await source.check(ctx);
+  assert.equal(ok.ok, true, ok.message);
+  let n = 0;
+  for await (const item of source.read(ctx, await source.discover(ctx), {}) as AsyncIterable<ReadItem>) if (item.kind === 'records') n += item.records.length;
+  assert.equal(n, 20, 'every message of orders.v1 through TLS');
+  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 function project(topic: string) {
