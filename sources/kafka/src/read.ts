@@ -162,7 +162,7 @@ export async function* readTopics(kafka: Kafka, ctx: SourceContext<KafkaConfig>,
       if (x.pos >= x.end) finish(e.payload.topic, e.payload.partition, x);
       notify();
     });
-    const eachBatch = async ({ batch }: { batch: Batch }) => {
+    const eachBatch = async ({ batch, heartbeat }: { batch: Batch; heartbeat: () => Promise<void> }) => {
       const plan = byTopic.get(batch.topic);
       const x = plan?.parts.get(batch.partition);
       if (!plan || !x || x.done || closing) return;
@@ -192,10 +192,20 @@ export async function* readTopics(kafka: Kafka, ctx: SourceContext<KafkaConfig>,
       buffered += rows.length;
       notify();
       // fetching goes on while the load writes a batch, up to READ_AHEAD_ROWS rows ahead of it
-      if (buffered > READ_AHEAD_ROWS) await new Promise<void>((taken) => (entry.taken = taken));
+      if (buffered > READ_AHEAD_ROWS) {
+        const taken = new Promise<void>((resolve) => (entry.taken = resolve));
+        // a slow load must not cost the group membership (kafkajs heartbeats between batches only)
+        const beat = setInterval(() => void heartbeat().catch(() => undefined), 1_000);
+        try {
+          await taken;
+        } finally {
+          clearInterval(beat);
+        }
+      }
     };
     const ticker = setInterval(notify, 500);
     try {
+      ctx.log.info(`joining consumer group ${group} for ${todo.map((p) => p.topic).join(', ')} (a member of a killed sync holds the group up to session_timeout_ms)`);
       await consumer.connect();
       await consumer.subscribe({ topics: todo.map((p) => p.topic), fromBeginning: cfg.start_from === 'earliest' });
       const running = consumer.run({ autoCommit: false, eachBatch });
