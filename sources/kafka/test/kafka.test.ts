@@ -150,7 +150,7 @@ test('kafka: transaction markers and aborted transactions do not hold a run back
 test('kafka: a group shared with other active consumers fails naming group_id', async () => {
   await k.createTopic('shared', 2);
   await k.produce('shared', msgs(1, 10));
-  const other = k.kafka.consumer({ groupId: 'basin-shared', sessionTimeout: 6_000, heartbeatInterval: 500 });
+  const other = k.kafka.consumer({ groupId: 'basin-shared', sessionTimeout: 6_000, heartbeatInterval: 500, maxWaitTimeInMs: 100 });
   await other.connect();
   await other.subscribe({ topics: ['shared'] });
   await other.run({ eachBatch: async () => undefined });
