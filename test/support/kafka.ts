@@ -1,7 +1,7 @@
 // A throwaway Apache Kafka broker for tests and benches: one KRaft node (broker and controller in one
 // JVM) on free loopback ports, its storage formatted with a random cluster id in a temp dir, a small
-// heap. Client listeners: PLAINTEXT, SASL_PLAINTEXT with a PLAIN user (basin / SASL_PASSWORD) for the
-// authentication tests, and with `tls` an SSL one with a self-signed certificate (keytool). stop() ends the JVM and removes the dir. The jars come from
+// heap. Client listeners: PLAINTEXT, SASL_PLAINTEXT with one user (basin / SASL_PASSWORD) for PLAIN,
+// SCRAM-SHA-256 and SCRAM-SHA-512 (the authentication tests), and with `tls` an SSL one with a self-signed certificate (keytool). stop() ends the JVM and removes the dir. The jars come from
 // scripts/setup.d/60-kafka.mjs; start it once per test file.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -14,7 +14,7 @@ import { KAFKA_VERSION, kafkaCacheValid, kafkaHome, kafkaLibDir } from '../../sc
 export interface KafkaBroker {
   /** host:port of the PLAINTEXT listener */
   bootstrap: string;
-  /** host:port of the SASL_PLAINTEXT listener (mechanism PLAIN) */
+  /** host:port of the SASL_PLAINTEXT listener (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512) */
   saslBootstrap: string;
   saslUser: string;
   saslPassword: string;
@@ -83,8 +83,11 @@ export async function startKafka(opts: { heap?: string; tls?: boolean } = {}): P
       'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,SSL:SSL',
       ...(tls ? [`ssl.keystore.location=${tls.keystore}`, `ssl.keystore.password=${tls.password}`, `ssl.key.password=${tls.password}`, 'ssl.keystore.type=PKCS12'] : []),
       'inter.broker.listener.name=PLAINTEXT',
-      'sasl.enabled.mechanisms=PLAIN',
+      'sasl.enabled.mechanisms=PLAIN,SCRAM-SHA-256,SCRAM-SHA-512',
       `listener.name.sasl_plaintext.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required user_${SASL_USER}="${SASL_PASSWORD}";`,
+      // SCRAM users live in the cluster metadata: the storage format below adds them
+      'listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;',
+      'listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;',
       `log.dirs=${path.join(dir, 'data')}`,
       'num.partitions=1',
       'offsets.topic.replication.factor=1',
@@ -101,7 +104,8 @@ export async function startKafka(opts: { heap?: string; tls?: boolean } = {}): P
   const heap = opts.heap ?? '256m';
   const jvm = [`-Xmx${heap}`, '-Xms64m', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', '-Djava.awt.headless=true', '-cp', classpath];
   const clusterId = crypto.randomBytes(16).toString('base64url');
-  execFileSync('java', [...jvm, 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', props], { stdio: 'pipe' });
+  const scram = ['SCRAM-SHA-256', 'SCRAM-SHA-512'].flatMap((m) => ['--add-scram', `${m}=[name=${SASL_USER},password=${SASL_PASSWORD}]`]);
+  execFileSync('java', [...jvm, 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', props, ...scram], { stdio: 'pipe' });
   const logFile = path.join(dir, 'broker.log');
   const out = fs.openSync(logFile, 'w');
   const t0 = Date.now();

@@ -165,7 +165,7 @@ test('kafka: a group shared with other active consumers fails naming group_id', 
   }
 });
 
-test('kafka: an unreachable broker, a refused SASL password, a missing variable and a missing topic say what to fix, never the password', async () => {
+test('kafka: an unreachable broker, a refused SASL password (PLAIN and SCRAM), a missing variable and a missing topic say what to fix, never the password', async () => {
   const closed = await new Promise<number>((resolve) => {
     const s = net.createServer().listen(0, '127.0.0.1', () => {
       const port = (s.address() as net.AddressInfo).port;
@@ -185,6 +185,14 @@ test('kafka: an unreachable broker, a refused SASL password, a missing variable 
   assert.equal(good.ok, true, good.message);
   const viaSasl = await readAll(sasl, {}, { KAFKA_PASSWORD: k.saslPassword }, 'sasl');
   assert.ok(viaSasl.rows.length >= 300, 'reads through SASL/PLAIN');
+
+  for (const mechanism of ['scram-sha-256', 'scram-sha-512']) {
+    const scram = { ...sasl, sasl_mechanism: mechanism };
+    const no = await source.check(createTestContext(source, scram, { env: { KAFKA_PASSWORD: wrong } }));
+    assert.match(no.message ?? '', new RegExp(`refused the SASL ${mechanism.toUpperCase()} login of user "basin"\\. Check the password in the environment variable KAFKA_PASSWORD`));
+    const yes = await source.check(createTestContext(source, scram, { env: { KAFKA_PASSWORD: k.saslPassword } }));
+    assert.equal(yes.ok, true, `${mechanism}: ${yes.message}`);
+  }
 
   const novar = await source.check(createTestContext(source, { ...sasl, password_env: 'MY_KAFKA_SECRET' }, { env: {} }));
   assert.equal(novar.ok, false);
