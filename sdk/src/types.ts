@@ -160,6 +160,13 @@ export interface SourceDefinition<S extends TSchema = TSchema> {
   discover(ctx: SourceContext<Static<S>>): Promise<ResourceSpec[]>;
   /** yields batches per resource; `state` is the last committed cursor state per resource */
   read(ctx: SourceContext<Static<S>>, resources: ResourceSpec[], state: Record<string, Record<string, unknown>>): AsyncIterable<ReadItem>;
+  /**
+   * Called once a sync's data and state are committed, with the source's whole committed state: for
+   * telling the origin what Basin now holds (a Kafka consumer group's offsets). Basin's state stays
+   * the truth the next read starts from, so this must be idempotent; a crash can skip it, and the next
+   * successful sync calls it again. A failure is logged as a warning, the sync still succeeds.
+   */
+  afterCommit?(ctx: SourceContext<Static<S>>, state: Record<string, Record<string, unknown>>): Promise<void>;
 }
 
 export class SourceError extends Error {

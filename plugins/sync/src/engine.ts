@@ -223,6 +223,13 @@ export class SyncEngineImpl implements SyncEngine {
       const at = iso(clock.now());
       if (fullRefresh) store.clearState(record.source);
       store.promotePending(record.id, at);
+      if (def.afterCommit) {
+        try {
+          await def.afterCommit(ctx, store.state(record.source));
+        } catch (e) {
+          log.warn(`telling the source what was committed failed (the next sync tells it again): ${redact(errorMessage(e), secrets)}`);
+        }
+      }
       for (const t of tables) store.observeTable(record.source, t, at);
       await session.discard();
       session = null;

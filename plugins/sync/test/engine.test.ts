@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
+import { loadSourceRegistry } from '@basin/plugin-sources';
+import { defineSource, Type } from '@basin/sdk';
 import { bootSync, rows, type SyncTestApp } from './helpers.js';
 
 const yml = (block: string) => `version: "1.0"\nsources:\n  - name: shop\n    type: test_records\n    test_records:\n${block}`;
@@ -147,12 +149,59 @@ describe('sync engine: loading records', () => {
   });
 
   it('unknown source is 404; an unimplemented type fails naming it', async () => {
-    const t = await bootSync(`version: "1.0"\nsources:\n  - name: pay\n    type: kafka\n    generic_config: {}\n`);
+    const t = await bootSync(`version: "1.0"\nsources:\n  - name: pay\n    type: test_manifest_only\n    generic_config: {}\n`);
     apps.push(t);
     assert.throws(() => t.engine.start('nope'), (e: any) => e.status === 404);
     const r = await t.engine.run('pay');
     assert.equal(r.status, 'failed');
-    assert.match(r.error!, /"kafka".*not implemented/);
+    assert.match(r.error!, /"test_manifest_only".*not implemented/);
+  });
+
+  it('afterCommit runs after the data and state are committed, with the committed state; a failure there only warns', async () => {
+    let t: SyncTestApp | null = null;
+    let fail = false;
+    const seen: { state: unknown; loaded: number }[] = [];
+    const reg = await loadSourceRegistry();
+    if (!reg.get('test_acks')) {
+      reg.add(
+        defineSource({
+          type: 'test_acks',
+          category: 'stream',
+          authKind: 'none',
+          wizard: false,
+          configSchema: Type.Object({}, { additionalProperties: false, default: {} }),
+          capabilities: { incremental: true, dateRange: false, customQueries: false },
+          async check() {
+            return { ok: true };
+          },
+          async discover() {
+            return [{ name: 'items', writeDisposition: 'append' }];
+          },
+          async *read(_ctx, _resources, state) {
+            const n = (((state.items as { n?: number } | undefined)?.n ?? 0) as number) + 1;
+            yield { kind: 'records', resource: 'items', records: [{ id: n }] };
+            yield { kind: 'state', resource: 'items', state: { n } };
+          },
+          async afterCommit(_ctx, state) {
+            // what the origin is told is already in the warehouse
+            const r = await rows(t!.app, 'SELECT count(*)::INT AS n FROM raw_acks.items');
+            seen.push({ state, loaded: r[0]!.n as number });
+            if (fail) throw new Error('the broker went away');
+          },
+        }),
+        'test',
+      );
+    }
+    t = await bootSync(`version: "1.0"\nsources:\n  - name: acks\n    type: test_acks\n    test_acks: {}\n`);
+    apps.push(t);
+    assert.equal((await t.engine.run('acks')).status, 'succeeded');
+    assert.deepEqual(seen, [{ state: { items: { n: 1 } }, loaded: 1 }]);
+    fail = true;
+    const second = await t.engine.run('acks');
+    assert.equal(second.status, 'succeeded', 'a failing afterCommit does not fail the committed sync');
+    assert.deepEqual(seen[1], { state: { items: { n: 2 } }, loaded: 2 });
+    const logs = t.app.container.resolve<any>('syncStore').logs('acks', 100, 0).items.map((l: any) => l.message).join('\n');
+    assert.match(logs, /telling the source what was committed failed \(the next sync tells it again\): the broker went away/);
   });
 
   it('a missing env var fails naming it; secret values never reach the error or logs', async () => {

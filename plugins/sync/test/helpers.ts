@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ManualClock, type BasinApp } from '@basin/core';
 import sourcesPlugin, { loadSourceRegistry } from '@basin/plugin-sources';
-import { defineSource, SourceError, Type, type ReadItem } from '@basin/sdk';
+import { declareSource, defineSource, SourceError, Type, type ReadItem } from '@basin/sdk';
 import { bootApp, disableAuth, makeProject } from '@basin/test';
 import syncPlugin, { type SyncEngineImpl } from '../src/index.js';
 
@@ -97,12 +97,24 @@ export const testFiles = defineSource({
   },
 });
 
+/** a type declared without a runtime (declareSource): its sync fails with not_implemented */
+export const testManifestOnly = declareSource({
+  type: 'test_manifest_only',
+  category: 'stream',
+  authKind: 'none',
+  wizard: false,
+  configKey: 'generic',
+  configSchema: Type.Object({}, { additionalProperties: true, default: {} }),
+  capabilities: { incremental: false, dateRange: false, customQueries: false },
+});
+
 let registered = false;
 export async function registerTestSources(): Promise<void> {
   if (registered) return;
   const reg = await loadSourceRegistry();
   if (!reg.get('test_records')) reg.add(testRecords, 'test');
   if (!reg.get('test_files')) reg.add(testFiles, 'test');
+  if (!reg.get('test_manifest_only')) reg.add(testManifestOnly, 'test');
   registered = true;
 }
 

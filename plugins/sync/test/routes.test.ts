@@ -78,7 +78,7 @@ describe('sources and sync HTTP API', () => {
   it('GET /api/sources/types lists registry entries', async () => {
     const res = await inject({ method: 'GET', url: '/api/sources/types' });
     assert.equal(res.statusCode, 200);
-    assert.equal(res.json().find((x: any) => x.type === 'kafka').implemented, false);
+    assert.equal(res.json().find((x: any) => x.type === 'test_manifest_only').implemented, false);
     assert.equal(res.json().find((x: any) => x.type === 'stripe').implemented, true);
     const tr = res.json().find((x: any) => x.type === 'test_records');
     assert.equal(tr.implemented, true);
