@@ -10,7 +10,8 @@ import { StagingLoad } from '../src/load/staging.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'basin-staging-pipeline-'));
 const hooks = { warn() {}, info() {}, progress() {} };
-const BATCH = 50_000;
+// narrow records: a batch is one DuckDB row group
+const BATCH = 122_880;
 
 const rows = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ id: from + i, name: `item ${from + i}`, at: '2026-01-02T03:04:05Z' }));
 

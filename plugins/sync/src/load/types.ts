@@ -17,6 +17,10 @@ export interface ResourceLoad {
   rows: number;
   files: FileItem[];
   records: Record<string, unknown>[];
+  /** rows per record batch of this resource (from its first record's width) */
+  batchRows?: number;
+  /** when the batch being filled got its first record */
+  batchStartedMs?: number;
   forget: Set<string>;
   /** source-file names this sync loaded (their earlier rejects are replaced) */
   loadedFiles: Set<string>;
