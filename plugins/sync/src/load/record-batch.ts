@@ -103,10 +103,10 @@ function carrier(kind: Kind): 'DOUBLE' | 'BOOLEAN' | 'VARCHAR' {
 
 /**
  * Writes rows [start, start + count) of one column into a data chunk's vector: numbers and booleans
- * as one typed-array copy, strings one by one, NULLs in the validity mask. (node-api's per-item
+ * as one typed-array copy, short ASCII strings too, other strings one by one, NULLs in the validity mask. (node-api's per-item
  * setColumnValues keeps a cache of every value; this writes the vector directly.)
  */
-function fillVector(vector: duckdb.Vector, type: 'DOUBLE' | 'BOOLEAN' | 'VARCHAR', values: unknown[], start: number, count: number, bufs: { f64: Float64Array<ArrayBuffer>; u8: Uint8Array<ArrayBuffer>; mask: Uint8Array<ArrayBuffer> }): void {
+function fillVector(vector: duckdb.Vector, type: 'DOUBLE' | 'BOOLEAN' | 'VARCHAR', values: unknown[], start: number, count: number, bufs: { f64: Float64Array<ArrayBuffer>; u8: Uint8Array<ArrayBuffer>; mask: Uint8Array<ArrayBuffer>; strings: Uint8Array<ArrayBuffer> }): void {
   const mask = bufs.mask;
   let nulls = 0;
   const setNull = (i: number) => {
@@ -114,11 +114,34 @@ function fillVector(vector: duckdb.Vector, type: 'DOUBLE' | 'BOOLEAN' | 'VARCHAR
     mask[i >> 3] = mask[i >> 3]! & ~(1 << (i & 7));
   };
   if (type === 'VARCHAR') {
+    // ASCII strings of up to 12 bytes are written inline in DuckDB's 16-byte string_t (length, then
+    // the bytes; duckdb.h documents the layout) with one copy for the chunk; longer ones one by one
+    const inline = bufs.strings;
+    inline.fill(0, 0, count * 16);
+    const long: number[] = [];
     for (let i = 0; i < count; i++) {
       const v = values[start + i];
-      if (v === null || v === undefined) setNull(i);
-      else duckdb.vector_assign_string_element(vector, i, v as string);
+      if (v === null || v === undefined) {
+        setNull(i);
+        continue;
+      }
+      const str = v as string;
+      const n = str.length;
+      let ok = n <= 12;
+      for (let j = 0; ok && j < n; j++) {
+        const ch = str.charCodeAt(j);
+        if (ch > 127) ok = false;
+        else inline[i * 16 + 4 + j] = ch;
+      }
+      if (ok) {
+        inline[i * 16] = n;
+      } else {
+        inline.fill(0, i * 16, i * 16 + 16);
+        long.push(i);
+      }
     }
+    duckdb.copy_data_to_vector(vector, 0, inline.buffer, 0, count * 16);
+    for (const i of long) duckdb.vector_assign_string_element(vector, i, values[start + i] as string);
   } else if (type === 'DOUBLE') {
     const f64 = bufs.f64;
     for (let i = 0; i < count; i++) {
@@ -160,7 +183,7 @@ export async function appendBatch(c: DuckDBConnection, tmp: string, plan: BatchP
   const appender = await c.createAppender(tmp, 'main', 'temp');
   try {
     const types = cols.map((_, i) => appender.columnType(i));
-    const bufs = { f64: new Float64Array(CHUNK), u8: new Uint8Array(CHUNK), mask: new Uint8Array(CHUNK / 8) };
+    const bufs = { f64: new Float64Array(CHUNK), u8: new Uint8Array(CHUNK), mask: new Uint8Array(CHUNK / 8), strings: new Uint8Array(CHUNK * 16) };
     for (let start = 0; start < records.length; start += CHUNK) {
       const count = Math.min(CHUNK, records.length - start);
       const chunk = DuckDBDataChunk.create(types, count);
