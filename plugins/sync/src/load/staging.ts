@@ -4,7 +4,7 @@ import { ident, literal, type Conn, type Warehouse } from '@basin/core';
 import { SourceError, type ReadItem, type ResourceSpec } from '@basin/sdk';
 import { detectDelimiter } from './csv-diagnose.js';
 import { describeFileError } from './diagnose.js';
-import { appendBatch, planBatch } from './record-batch.js';
+import { appendBatch, planBatch, type BatchPlan } from './record-batch.js';
 import { OPTION_NAME, recordJson, sqlValue } from './sql.js';
 import { rejectsStaging, STAGING_PREFIX, type FileItem, type LoadHooks, type ResourceLoad } from './types.js';
 import { widen } from './widen.js';
@@ -131,24 +131,32 @@ export class StagingLoad {
 
   private async flushRecords(r: ResourceLoad): Promise<void> {
     // taken before the first await: the source goes on filling r.records while this batch loads
-    const records = r.records;
+    let records: Record<string, unknown>[] | null = r.records;
     if (!records.length) return;
     r.records = [];
     // flat records go through DuckDB's appender; nested or ambiguous ones through an NDJSON file and read_json
-    const plan = r.spec?.columns?.length ? null : planBatch(records);
+    let plan: BatchPlan | null = r.spec?.columns?.length ? null : planBatch(records);
     if (plan) {
       const tmp = `_basin_batch_${this.suffix}`;
-      await this.loadSelect(r, async (c) => ({
-        select: `SELECT ${await appendBatch(c, tmp, plan, records)}, ${this.metaColumns()}, CAST(NULL AS VARCHAR) AS _basin_source_file FROM temp.main.${ident(tmp)}`,
-        cleanup: `DROP TABLE IF EXISTS temp.main.${ident(tmp)}`,
-      }));
+      await this.loadSelect(r, async (c) => {
+        const columns = await appendBatch(c, tmp, plan!, records!);
+        // the batch is in DuckDB's temporary table now: its objects can be collected while the insert runs
+        records = null;
+        plan = null;
+        return {
+          select: `SELECT ${columns}, ${this.metaColumns()}, CAST(NULL AS VARCHAR) AS _basin_source_file FROM temp.main.${ident(tmp)}`,
+          cleanup: `DROP TABLE IF EXISTS temp.main.${ident(tmp)}`,
+        };
+      });
       return;
     }
     fs.mkdirSync(this.tmpDir, { recursive: true });
     const file = path.join(this.tmpDir, `${r.name.replace(/[^a-zA-Z0-9_-]/g, '_')}-${this.recordFiles++}.ndjson`);
     const lines: string[] = new Array(records.length);
     for (let i = 0; i < records.length; i++) lines[i] = recordJson(records[i]);
+    records = null;
     fs.writeFileSync(file, lines.join('\n') + '\n');
+    lines.length = 0;
     const columns = r.spec?.columns?.length ? Object.fromEntries(r.spec.columns.map((c) => [c.name, c.type])) : undefined;
     const sql = `read_json([${literal(file)}], format='newline_delimited', union_by_name=true${columns ? `, columns=${sqlValue(columns)}` : ''})`;
     await this.loadSelect(r, `SELECT *, ${this.metaColumns()}, CAST(NULL AS VARCHAR) AS _basin_source_file FROM ${sql}`);
