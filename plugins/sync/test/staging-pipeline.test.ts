@@ -15,10 +15,10 @@ const BATCH = 122_880;
 
 const rows = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ id: from + i, name: `item ${from + i}`, at: '2026-01-02T03:04:05Z' }));
 
-async function open(name: string): Promise<{ wh: Warehouse; st: StagingLoad }> {
+async function open(name: string, progress: number[] = []): Promise<{ wh: Warehouse; st: StagingLoad }> {
   const wh = new Warehouse({ dbPath: path.join(dir, `${name}.db`), servingPath: path.join(dir, `${name}-serving.db`) });
   await wh.open();
-  const st = new StagingLoad(wh, 'raw_t', `sync-${name}`, new Date('2026-01-01T00:00:00Z'), path.join(dir, `${name}-tmp`), [{ name: 'items' }], new AbortController().signal, hooks);
+  const st = new StagingLoad(wh, 'raw_t', `sync-${name}`, new Date('2026-01-01T00:00:00Z'), path.join(dir, `${name}-tmp`), [{ name: 'items' }], new AbortController().signal, { ...hooks, progress: (_r, rows) => progress.push(rows) });
   return { wh, st };
 }
 
@@ -52,5 +52,26 @@ test('a batch that fails to load in the background fails the next flush; discard
   await st.discard(true);
   const left = await wh.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'raw_t'`);
   assert.deepEqual(left, []);
+  await wh.close();
+});
+
+test('a batch filling for 5 s loads without being full (a slow source still shows progress)', async () => {
+  const progress: number[] = [];
+  const { wh, st } = await open('slow', progress);
+  const realNow = Date.now;
+  try {
+    const t0 = realNow();
+    Date.now = () => t0;
+    await st.add({ kind: 'records', resource: 'items', records: rows(1, 10) });
+    Date.now = () => t0 + 5_001;
+    await st.add({ kind: 'records', resource: 'items', records: rows(11, 10) });
+  } finally {
+    Date.now = realNow;
+  }
+  await st.add({ kind: 'records', resource: 'items', records: rows(21, 5) });
+  await st.flush();
+  // the 20 rows of the first 5 s loaded on their own, then the rest at the flush
+  assert.deepEqual(progress, [20, 25]);
+  await st.discard();
   await wh.close();
 });
