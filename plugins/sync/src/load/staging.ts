@@ -87,10 +87,13 @@ export class StagingLoad {
       }
     } else if (item.kind === 'records') {
       if (!item.records.length) return;
-      r.batchRows ??= batchRows(item.records[0]!);
-      if (!r.records.length) r.batchStartedMs = Date.now();
+      if (!r.records.length) {
+        // sized from the first record of each batch: a resource whose records widen gets smaller batches
+        r.batchRows = batchRows(item.records[0]!);
+        r.batchStartedMs = Date.now();
+      }
       for (const rec of item.records) r.records.push(rec);
-      if (r.records.length >= r.batchRows || Date.now() - (r.batchStartedMs ?? 0) >= BATCH_WAIT_MS) await this.loadInBackground(r);
+      if (r.records.length >= (r.batchRows ?? ROW_GROUP) || Date.now() - (r.batchStartedMs ?? 0) >= BATCH_WAIT_MS) await this.loadInBackground(r);
     } else if (item.kind === 'forget_files') {
       for (const f of item.sourceFiles) r.forget.add(f);
     }

@@ -17,7 +17,7 @@ export interface ResourceLoad {
   rows: number;
   files: FileItem[];
   records: Record<string, unknown>[];
-  /** rows per record batch of this resource (from its first record's width) */
+  /** rows of the batch being filled (from the width of its first record) */
   batchRows?: number;
   /** when the batch being filled got its first record */
   batchStartedMs?: number;
