@@ -2,8 +2,8 @@
 // 50,000-row batch, in one process: (1) what the loader does (NDJSON temp file + read_json),
 // (2) DuckDB's appender fed column by column with data chunks (@duckdb/node-api), then a typed
 // INSERT ... SELECT, (3) a CSV temp file read with declared column types. Prints records/s and the
-// ratio to (1). Measured for issue 16: on @duckdb/node-api 1.5.6 the appender's per-value setItem
-// costs about what JSON.stringify + read_json cost, so the loader keeps the JSON path.
+// ratio to (1). This bench keeps node-api's per-value setColumnValues; the loader itself (issue 16)
+// writes the appender's vectors directly (plugins/sync/src/load/record-batch.ts), see bench/rest-api.ts.
 //   node --conditions=development --import tsx bench/record-load.ts [records]
 import fs from 'node:fs';
 import os from 'node:os';

@@ -110,6 +110,22 @@ async function main(): Promise<void> {
   }
 }
 
+/** CPU seconds of this process's threads by name (main thread = the pid; DuckDB's and libuv's workers), from /proc (Linux) */
+function threadCpu(): Map<string, number> {
+  const out = new Map<string, number>();
+  try {
+    for (const tid of fs.readdirSync('/proc/self/task')) {
+      const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const name = tid === String(process.pid) ? 'main' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(name, (out.get(name) ?? 0) + (Number(f[11]) + Number(f[12])) / 100);
+    }
+  } catch {
+    // not Linux: no breakdown
+  }
+  return out;
+}
+
 async function fullSync(url: string, total: number, baseMs: number): Promise<void> {
   let mods;
   try {
@@ -141,13 +157,21 @@ async function fullSync(url: string, total: number, baseMs: number): Promise<voi
   const app = await bootApp(dir, { plugins: [sourcesPlugin, syncPlugin] });
   try {
     const engine = app.container.resolve<{ run(s: string, o?: object): Promise<{ status: string; rows: number; error: string | null }> }>('syncEngine');
+    const threadsBefore = threadCpu();
+    const rssBefore = process.memoryUsage().rss;
+    let peakRss = rssBefore;
+    const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
     const cpu = process.cpuUsage();
     const t = performance.now();
     const rec = await engine.run('bench_api', { trigger: 'cli' });
     const used = process.cpuUsage(cpu);
     const ms = performance.now() - t;
+    clearInterval(sampler);
+    const threads = [...threadCpu()].map(([name, s]) => [name, s - (threadsBefore.get(name) ?? 0)] as const).filter(([, s]) => s >= 0.05);
     if (rec.status !== 'succeeded') throw new Error(`sync ${rec.status}: ${rec.error}`);
     console.log(`  full sync (DuckDB)   : ${(ms / 1000).toFixed(2)} s  ${Math.round(rec.rows / (ms / 1000)).toLocaleString()} records/s  (${Math.round(rec.rows / ((used.user + used.system) / 1e6)).toLocaleString()} records/CPU-s; ${rec.rows.toLocaleString()} rows; ${(ms / baseMs).toFixed(2)}x baseline)`);
+    if (threads.length) console.log(`    CPU by thread: ${threads.map(([name, s]) => `${name} ${s.toFixed(2)} s`).join(', ')}`);
+    console.log(`    RSS: ${Math.round(rssBefore / 1048576)} MB before, peak ${Math.round(peakRss / 1048576)} MB during the sync (sampled every 50 ms)`);
     if (rec.rows !== total) console.log(`  WARNING: loaded ${rec.rows} rows, expected ${total}`);
   } finally {
     await app.close();

@@ -5,6 +5,7 @@ import { createVerify, generateKeyPairSync } from 'node:crypto';
 import { after, test } from 'node:test';
 import { createAuthenticator, flattenRecord, rateLimitResetDelay, RestClient, serviceAccountAssertion } from '@basin/sdk';
 import { FakeVendor } from '@basin/sdk/testkit';
+import { flattened } from '../src/rest/flatten.js';
 
 test('flattenRecord: parent__child columns for three levels, arrays and deeper objects as JSON text, empty objects dropped', () => {
   assert.deepEqual(flattenRecord({ id: 1, a: { b: { c: { d: 1 } }, e: 'x' }, tags: ['x', 'y'], meta: {}, n: null }), {
@@ -14,6 +15,20 @@ test('flattenRecord: parent__child columns for three levels, arrays and deeper o
     tags: '["x","y"]',
     n: null,
   });
+});
+
+test('flattened: a flat plain record passes through uncopied; anything else is flattenRecord', () => {
+  const flat = { id: 1, s: 'x', ok: true, n: null };
+  assert.equal(flattened(flat), flat);
+  const nested = { id: 1, a: { b: 2 }, tags: [1] };
+  assert.deepEqual(flattened(nested), { id: 1, a__b: 2, tags: '[1]' });
+  assert.deepEqual(flattened({ id: 1, gone: undefined }), { id: 1, gone: null });
+  const at = new Date(0);
+  assert.deepEqual(flattened({ at }), { at });
+  // not a plain object: copied (own fields only), as flattenRecord does
+  const row: Record<string, unknown> = Object.assign(Object.create({ inherited: 1 }), { id: 1 });
+  assert.notEqual(flattened(row), row);
+  assert.deepEqual(flattened(row), { id: 1 });
 });
 
 test('rateLimitResetDelay: GitHub epoch resets and delta seconds, only when nothing remains', () => {

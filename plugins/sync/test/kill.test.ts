@@ -27,8 +27,8 @@ describe('a killed sync', () => {
     const stateBefore = b.store.state('shop');
     await b.app.close();
 
-    // second sync: 60k rows reach staging (one 50k batch flushed), then the source waits forever
-    fs.writeFileSync(path.join(dir, '.basin/sources.yml'), yml('      rows: 60000\n      batches: 3\n      hang_at_batch: 1\n'));
+    // second sync: 125k rows reach staging (one full batch of 122,880 loaded), then the source waits forever
+    fs.writeFileSync(path.join(dir, '.basin/sources.yml'), yml('      rows: 125000\n      batches: 3\n      hang_at_batch: 1\n'));
     const child = spawn(process.execPath, ['--conditions=development', '--import', 'tsx', path.join(here, 'support/kill-child.ts'), dir], { stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';
     child.stderr.on('data', (d) => (err += d));
@@ -68,8 +68,8 @@ describe('a killed sync', () => {
 
   it('failed loads give their staging space back: the warehouse does not grow with each failure', async () => {
     await registerTestSources();
-    // 120k rows reach staging, then the source fails
-    const dir = makeProject({ '.basin/sources.yml': yml('      rows: 60000\n      batches: 3\n      fail_at_batch: 2\n') });
+    // a full batch (122,880 rows) reaches staging, then the source fails
+    const dir = makeProject({ '.basin/sources.yml': yml('      rows: 125000\n      batches: 2\n      fail_at_batch: 1\n') });
     disableAuth(dir);
     const b = await boot(dir);
     try {

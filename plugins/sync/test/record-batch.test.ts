@@ -40,3 +40,18 @@ test('appendBatch: values arrive exactly; a date column with an impossible date 
   assert.deepEqual(rows[1], { id: '2', amount: null, ok: null, day: null, at: null, s: null, bad: null });
   c.closeSync();
 });
+
+test('appendBatch: strings inline (ASCII, up to 12 bytes) and not, across chunks, arrive exactly', async () => {
+  const db = await DuckDBInstance.create(':memory:');
+  const c = await db.connect();
+  const samples = ['', 'a', 'twelve bytes', 'thirteen byte', 'héllo', '😀', 'x'.repeat(40), null, 'tab\tnul\u0000', 'line\nbreak'];
+  const recs = Array.from({ length: 5000 }, (_, i) => ({ i, s: samples[i % samples.length] ?? null }));
+  const plan = planBatch(recs)!;
+  const select = await appendBatch(c, 'tmp', plan, recs);
+  const rows = (await c.runAndReadAll(`SELECT ${select} FROM temp.main.tmp ORDER BY i`)).getRowObjectsJson();
+  assert.equal(rows.length, recs.length);
+  rows.forEach((r, i) => assert.equal(r.s, recs[i]!.s, `row ${i}`));
+  const [lengths] = (await c.runAndReadAll(`SELECT count(*) FILTER (WHERE s = 'twelve bytes'), count(*) FILTER (WHERE s IS NULL), max(strlen(s)), count(DISTINCT s) FROM temp.main.tmp`)).getRows();
+  assert.deepEqual(lengths!.map(Number), [500, 500, 40, 9]);
+  c.closeSync();
+});

@@ -91,11 +91,11 @@ describe('a vendor source through the sync engine', () => {
     const countBefore = (await b.app.warehouse.query<{ n: number }>('SELECT count(*)::INT AS n FROM raw_pay.customers'))[0]!.n;
     await b.app.close();
 
-    // a full refresh of 55k customers: the first 50k reach staging, then Stripe stops answering
+    // a full refresh of 130k customers: a full batch (122,880 rows) reaches staging, then Stripe stops answering
     fake.empty();
-    for (let i = 0; i < 55_000; i++) fake.table('customers').push(customer(10_000 + i));
+    for (let i = 0; i < 130_000; i++) fake.table('customers').push(customer(10_000 + i));
     reindex(fake);
-    fake.holdWhen((req) => (index.get(req.query.get('starting_after') ?? '') ?? 0) >= 52_000);
+    fake.holdWhen((req) => (index.get(req.query.get('starting_after') ?? '') ?? 0) >= 125_000);
     const child = spawn(process.execPath, ['--conditions=development', '--import', 'tsx', path.join(here, 'support/sync-child.ts'), dir, 'pay'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';
     child.stderr.on('data', (d) => (err += d));

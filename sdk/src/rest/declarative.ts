@@ -5,7 +5,7 @@ import type { AuthSpec } from './auth.js';
 import { batchRecords } from './batch.js';
 import { RestClient, type QueryValue } from './client.js';
 import { DEFAULT_RETRY } from './retry.js';
-import { flattenRecord } from './flatten.js';
+import { flattened } from './flatten.js';
 import { IncrementalCursor, type CursorState } from './incremental.js';
 import { paginate, type Paginator, type PaginatorSpec } from './paginators.js';
 import { getPath, selectRecords } from './select.js';
@@ -255,7 +255,7 @@ export function declareRestSource<S extends TSchema>(decl: RestSourceDeclaration
       if (r.map) rows = rows.map((x) => r.map!(x, run.config, run.parent)).filter((x): x is Record<string, unknown> => x !== null);
       if (r.parent && run.parent) for (const x of rows) x[r.parent.as] = run.parent.__parentKey;
       if (run.cursor) rows = run.cursor.filter(rows);
-      if (!r.keepNested) rows = rows.map(flattenRecord);
+      if (!r.keepNested) rows = rows.map(flattened);
       if (rows.length) yield rows;
     }
   }

@@ -4,13 +4,28 @@ import { ident, literal, type Conn, type Warehouse } from '@basin/core';
 import { SourceError, type ReadItem, type ResourceSpec } from '@basin/sdk';
 import { detectDelimiter } from './csv-diagnose.js';
 import { describeFileError } from './diagnose.js';
-import { appendBatch, planBatch } from './record-batch.js';
+import { appendBatch, planBatch, type BatchPlan } from './record-batch.js';
 import { OPTION_NAME, recordJson, sqlValue } from './sql.js';
 import { rejectsStaging, STAGING_PREFIX, type FileItem, type LoadHooks, type ResourceLoad } from './types.js';
 import { widen } from './widen.js';
 
-/** records are written to an NDJSON batch file of this many rows, then bulk-read by DuckDB */
-const RECORD_BATCH = 50_000;
+/**
+ * Records are bulk-loaded in batches (appender, or an NDJSON file + read_json), one loading while
+ * the next fills. A batch is one DuckDB row group (122,880 rows) when records are narrow: an insert
+ * of a whole row group is written compressed straight to the file, a smaller one goes through the
+ * WAL and is compressed again at the checkpoint (a third less DuckDB CPU per row, issue 16). Wide
+ * records get fewer rows per batch, so a batch holds about the same number of values.
+ */
+const ROW_GROUP = 122_880;
+const BATCH_VALUES = 1_500_000;
+const MIN_BATCH = 2_048;
+/** a slow source's batch loads after this long even when not full, so progress and staging keep moving */
+const BATCH_WAIT_MS = 5_000;
+const batchRows = (first: Record<string, unknown>): number => {
+  let fields = 0;
+  for (const _ in first) fields++;
+  return Math.max(MIN_BATCH, Math.min(ROW_GROUP, Math.floor(BATCH_VALUES / Math.max(1, fields))));
+};
 /** files per read_* call (one statement reads them in parallel with union_by_name) */
 const FILE_BATCH = 500;
 /** DuckDB's temporary tables of refused CSV lines (store_rejects), per connection */
@@ -20,8 +35,9 @@ const REJECTS_SCAN_TMP = 'basin_rejects_scan';
 /**
  * The staging half of a load: buffers what a source yields per resource and bulk-loads it into that
  * resource's staging table (`raw_<source>._basin_staging__<resource>__<sync>`) with DuckDB's own
- * readers: records through an NDJSON batch file and read_json, files through read_csv/read_json/
- * read_parquet. A column whose type changes between batches is widened in staging.
+ * readers: flat records through the appender (load/record-batch.ts), other records through an NDJSON
+ * batch file and read_json, files through read_csv/read_json/read_parquet. A column whose type
+ * changes between batches is widened in staging.
  */
 export class StagingLoad {
   readonly resources = new Map<string, ResourceLoad>();
@@ -29,6 +45,8 @@ export class StagingLoad {
   private totalRows = 0;
   private recordFiles = 0;
   private conn: Conn | null = null;
+  /** the record batch loading while the source reads on (loadInBackground) */
+  private inFlight: Promise<void> | null = null;
 
   constructor(
     private readonly warehouse: Warehouse,
@@ -63,17 +81,51 @@ export class StagingLoad {
     const r = this.resource(item.resource);
     if (item.kind === 'file') {
       r.files.push(item);
-      if (r.files.length >= FILE_BATCH) await this.flushFiles(r);
+      if (r.files.length >= FILE_BATCH) {
+        await this.settle();
+        await this.flushFiles(r);
+      }
     } else if (item.kind === 'records') {
+      if (!item.records.length) return;
+      if (!r.records.length) {
+        // sized from the first record of each batch: a resource whose records widen gets smaller batches
+        r.batchRows = batchRows(item.records[0]!);
+        r.batchStartedMs = Date.now();
+      }
       for (const rec of item.records) r.records.push(rec);
-      if (r.records.length >= RECORD_BATCH) await this.flushRecords(r);
+      if (r.records.length >= (r.batchRows ?? ROW_GROUP) || Date.now() - (r.batchStartedMs ?? 0) >= BATCH_WAIT_MS) await this.loadInBackground(r);
     } else if (item.kind === 'forget_files') {
       for (const f of item.sourceFiles) r.forget.add(f);
     }
   }
 
+  /**
+   * Starts loading the buffered records of `r` and returns once the previous batch has loaded, so
+   * the source reads its next pages while DuckDB loads this batch (at most one batch in flight:
+   * memory stays at two batches). A failed load surfaces at the next add, flush or discard.
+   */
+  private async loadInBackground(r: ResourceLoad): Promise<void> {
+    await this.settle();
+    const load = this.flushRecords(r);
+    // handled here so a failure waiting for the next call is not an unhandled rejection; settle() rethrows it
+    load.catch(() => undefined);
+    this.inFlight = load;
+  }
+
+  /** waits for the batch loading in the background; throws its error */
+  private async settle(): Promise<void> {
+    const load = this.inFlight;
+    if (!load) return;
+    try {
+      await load;
+    } finally {
+      if (this.inFlight === load) this.inFlight = null;
+    }
+  }
+
   /** loads everything still buffered */
   async flush(): Promise<void> {
+    await this.settle();
     for (const r of this.resources.values()) {
       await this.flushRecords(r);
       await this.flushFiles(r);
@@ -81,25 +133,33 @@ export class StagingLoad {
   }
 
   private async flushRecords(r: ResourceLoad): Promise<void> {
-    if (!r.records.length) return;
+    // taken before the first await: the source goes on filling r.records while this batch loads
+    let records: Record<string, unknown>[] | null = r.records;
+    if (!records.length) return;
+    r.records = [];
     // flat records go through DuckDB's appender; nested or ambiguous ones through an NDJSON file and read_json
-    const plan = r.spec?.columns?.length ? null : planBatch(r.records);
+    let plan: BatchPlan | null = r.spec?.columns?.length ? null : planBatch(records);
     if (plan) {
-      const records = r.records;
-      r.records = [];
       const tmp = `_basin_batch_${this.suffix}`;
-      await this.loadSelect(r, async (c) => ({
-        select: `SELECT ${await appendBatch(c, tmp, plan, records)}, ${this.metaColumns()}, CAST(NULL AS VARCHAR) AS _basin_source_file FROM temp.main.${ident(tmp)}`,
-        cleanup: `DROP TABLE IF EXISTS temp.main.${ident(tmp)}`,
-      }));
+      await this.loadSelect(r, async (c) => {
+        const columns = await appendBatch(c, tmp, plan!, records!);
+        // the batch is in DuckDB's temporary table now: its objects can be collected while the insert runs
+        records = null;
+        plan = null;
+        return {
+          select: `SELECT ${columns}, ${this.metaColumns()}, CAST(NULL AS VARCHAR) AS _basin_source_file FROM temp.main.${ident(tmp)}`,
+          cleanup: `DROP TABLE IF EXISTS temp.main.${ident(tmp)}`,
+        };
+      });
       return;
     }
     fs.mkdirSync(this.tmpDir, { recursive: true });
     const file = path.join(this.tmpDir, `${r.name.replace(/[^a-zA-Z0-9_-]/g, '_')}-${this.recordFiles++}.ndjson`);
-    const lines: string[] = new Array(r.records.length);
-    for (let i = 0; i < r.records.length; i++) lines[i] = recordJson(r.records[i]);
-    r.records = [];
+    const lines: string[] = new Array(records.length);
+    for (let i = 0; i < records.length; i++) lines[i] = recordJson(records[i]);
+    records = null;
     fs.writeFileSync(file, lines.join('\n') + '\n');
+    lines.length = 0;
     const columns = r.spec?.columns?.length ? Object.fromEntries(r.spec.columns.map((c) => [c.name, c.type])) : undefined;
     const sql = `read_json([${literal(file)}], format='newline_delimited', union_by_name=true${columns ? `, columns=${sqlValue(columns)}` : ''})`;
     await this.loadSelect(r, `SELECT *, ${this.metaColumns()}, CAST(NULL AS VARCHAR) AS _basin_source_file FROM ${sql}`);
@@ -262,6 +322,9 @@ export class StagingLoad {
    * blocks staging took are free for the next load rather than growing the warehouse file (issue 12).
    */
   async discard(failed = false): Promise<void> {
+    // a batch still loading finishes (or fails) before its staging table and files are removed
+    await this.inFlight?.catch(() => undefined);
+    this.inFlight = null;
     fs.rmSync(this.tmpDir, { recursive: true, force: true });
     const names = [...this.resources.values()].flatMap((r) => [...(r.created ? [r.staging] : []), ...(r.rejectsCreated ? [rejectsStaging(r)] : [])]);
     if (!names.length) return;

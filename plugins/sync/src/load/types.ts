@@ -17,6 +17,10 @@ export interface ResourceLoad {
   rows: number;
   files: FileItem[];
   records: Record<string, unknown>[];
+  /** rows of the batch being filled (from the width of its first record) */
+  batchRows?: number;
+  /** when the batch being filled got its first record */
+  batchStartedMs?: number;
   forget: Set<string>;
   /** source-file names this sync loaded (their earlier rejects are replaced) */
   loadedFiles: Set<string>;
