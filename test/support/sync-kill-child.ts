@@ -19,6 +19,8 @@ def.read = async function* (ctx, resources, state) {
   for await (const item of read(ctx, resources, state) as AsyncIterable<ReadItem>) {
     yield item;
     if (item.kind === 'state' && ++states >= Number(holdAfter)) {
+      // batches load in the background: wait (bounded) until one has reached staging
+      for (let i = 0; staged === 0 && i < 600; i++) await new Promise((r) => setTimeout(r, 100));
       process.stdout.write(`HOLDING states=${states} staged=${staged}\n`);
       await new Promise(() => {});
     }

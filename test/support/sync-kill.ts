@@ -9,7 +9,11 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 
 /** Runs the sync in a child and kills it mid-sync; resolves with the rows it had staged by then. */
 export async function killMidSync(dir: string, source: string, type: string, holdAfterStates: number): Promise<{ staged: number; states: number }> {
-  const child = spawn(process.execPath, ['--conditions=development', '--import', 'tsx', path.join(here, 'sync-kill-child.ts'), dir, source, type, String(holdAfterStates)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--conditions=development', '--import', 'tsx', path.join(here, 'sync-kill-child.ts'), dir, source, type, String(holdAfterStates)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // 50k-row batches, so a batch is loaded into staging before the hold point without a row group's worth of data
+    env: { ...process.env, BASIN_SYNC_BATCH_ROWS: '50000' },
+  });
   let err = '';
   let out = '';
   child.stderr.on('data', (d) => (err += d));

@@ -17,6 +17,8 @@ import { widen } from './widen.js';
  * records get fewer rows per batch, so a batch holds about the same number of values.
  */
 const ROW_GROUP = 122_880;
+/** BASIN_SYNC_BATCH_ROWS caps a batch lower (less memory per batch, more WAL work); never above a row group */
+const MAX_BATCH = Math.min(ROW_GROUP, Math.max(1, Number(process.env.BASIN_SYNC_BATCH_ROWS) || ROW_GROUP));
 const BATCH_VALUES = 1_500_000;
 const MIN_BATCH = 2_048;
 /** a slow source's batch loads after this long even when not full, so progress and staging keep moving */
@@ -24,7 +26,7 @@ const BATCH_WAIT_MS = 5_000;
 const batchRows = (first: Record<string, unknown>): number => {
   let fields = 0;
   for (const _ in first) fields++;
-  return Math.max(MIN_BATCH, Math.min(ROW_GROUP, Math.floor(BATCH_VALUES / Math.max(1, fields))));
+  return Math.min(MAX_BATCH, Math.max(MIN_BATCH, Math.min(ROW_GROUP, Math.floor(BATCH_VALUES / Math.max(1, fields)))));
 };
 /** files per read_* call (one statement reads them in parallel with union_by_name) */
 const FILE_BATCH = 500;
