@@ -10,6 +10,8 @@ import path from 'node:path';
 export interface FerretdbServer {
   host: string;
   port: number;
+  /** the server's process id (tests freeze it with SIGSTOP to hold a read mid-way) */
+  pid: number;
   /** the user made at start (authSource admin) */
   username: string;
   password: string;
@@ -99,6 +101,7 @@ export async function startFerretdb(opts: { username?: string; password?: string
   return {
     host: '127.0.0.1',
     port,
+    pid: proc.pid!,
     username,
     password,
     urlFor: (u, p, db) => `mongodb://${encodeURIComponent(u)}:${encodeURIComponent(p)}@127.0.0.1:${port}/${db ? encodeURIComponent(db) : ''}?authSource=admin`,
