@@ -12,7 +12,7 @@ import { after, describe, test } from 'node:test';
 import type { BasinApp } from '@basin/core';
 import sourcesPlugin from '@basin/plugin-sources';
 import syncPlugin, { type SyncEngine } from '@basin/plugin-sync';
-import { createTestContext, runSourceContract } from '@basin/sdk/testkit';
+import { collectRead, createTestContext, runSourceContract } from '@basin/sdk/testkit';
 import { bootApp, disableAuth, makeProject } from '@basin/test';
 import { Binary, BSONRegExp, Decimal128, Long, MongoClient, ObjectId, Timestamp, UUID } from 'mongodb';
 import { startFerretdb } from '../../../test/support/ferretdb.js';
@@ -135,6 +135,34 @@ test('documents become flat rows: BSON types the test server cannot store are co
   });
 });
 
+test('a dotted cursor field with ties resumes exactly after the saved position; lookback_days re-reads the last days of a date cursor', async () => {
+  const col = admin.db('docs').collection('notes');
+  const day = (d: number) => new Date(T0 + d * 86_400_000);
+  // five notes per day over ten days, the cursor inside a nested document
+  await col.insertMany(Array.from({ length: 50 }, (_, i) => ({ i, meta: { updated: day(Math.floor(i / 5)) } })));
+  const cfg = { connection_url_env: 'DOCS_URL', incremental: { notes: 'meta.updated' }, batch_size: 7 };
+  const opts = { env: { DOCS_URL: server.urlFor(server.username, server.password, 'docs') } };
+  const resources = [{ name: 'notes' }];
+  const first = await collectRead(source, createTestContext(source, cfg, opts), resources);
+  assert.equal(first.records.notes!.length, 50);
+  assert.ok(first.items.filter((x) => x.kind === 'records').every((x) => x.kind === 'records' && x.records.length <= 7));
+  assert.equal(first.state.notes!.last_value, day(9).toISOString());
+  assert.ok('meta__updated' in first.records.notes![0]!, 'the nested cursor field is flattened like the rest');
+
+  // a state saved in the middle of a day (after the third of its five notes) reads the other two and the later days
+  const third = await col.find({ i: 22 }).next();
+  const { BSON } = await import('mongodb');
+  const position = { cursor_field: 'meta.updated', last_value: day(4).toISOString(), position: BSON.EJSON.stringify({ v: day(4), id: third!._id }, { relaxed: false }) };
+  const resumed = await collectRead(source, createTestContext(source, cfg, opts), resources, { notes: position });
+  assert.deepEqual(resumed.records.notes!.map((r) => r.i), Array.from({ length: 27 }, (_, k) => 23 + k));
+
+  await col.insertOne({ i: 50, meta: { updated: day(9) } });
+  const next = await collectRead(source, createTestContext(source, cfg, opts), resources, first.state);
+  assert.deepEqual(next.records.notes!.map((r) => r.i), [50], 'only the new note, though it shares the last day');
+  const back = await collectRead(source, createTestContext(source, cfg, { ...opts, lookbackDays: 2 }), resources, first.state);
+  assert.deepEqual(back.records.notes!.map((r) => r.i), Array.from({ length: 16 }, (_, k) => 35 + k), 'days 7, 8 and 9 again (merged on _id by the engine)');
+});
+
 function project(name: string, block: string) {
   const dir = makeProject({
     '.basin/sources.yml': `version: "1.0"\nsources:\n  - name: ${name}\n    type: mongodb\n    generic_config:\n${block}`,
@@ -183,6 +211,9 @@ test('through the sync engine: nested documents flattened like the REST vendors,
 
   const cols = await app.warehouse.query<{ column_name: string; data_type: string }>(`SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = 'raw_crm_mongo' AND table_name = 'customers' AND column_name NOT LIKE '_basin%' ORDER BY column_name`);
   const names = cols.map((c) => c.column_name);
+  const types = Object.fromEntries(cols.map((c) => [c.column_name, c.data_type]));
+  assert.match(types.born!, /^TIMESTAMP/, JSON.stringify(types));
+  assert.equal(types.big, 'VARCHAR', 'an Int64 beyond 2^53 is exact text');
   for (const c of ['_id', 'name', 'big', 'small', 'uid', 'blob', 'oid', 'born', 'address__city', 'address__geo__lat', 'address__geo__extra', 'tags', 'nothing', 'vip']) assert.ok(names.includes(c), `column ${c} in ${names.join(', ')}`);
   assert.ok(!names.includes('address__geo__extra__deep'), 'three levels at most, deeper objects are JSON text');
   const ada = await app.warehouse.query<Record<string, unknown>>(
