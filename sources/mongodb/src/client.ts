@@ -41,8 +41,6 @@ export async function connect(ctx: SourceContext<MongodbConfig>): Promise<Connec
     serverSelectionTimeoutMS: timeout,
     connectTimeoutMS: timeout,
     appName: 'basin',
-    // documents are read, never written: the secondary is fine when there is one
-    readPreference: 'secondaryPreferred',
     // int64 values stay Long (converted to exact numbers or text), not silently rounded doubles
     promoteLongs: false,
   };
