@@ -14,6 +14,14 @@ export function plainValue(v: unknown): unknown {
   if (typeof v !== 'object') return typeof v === 'number' && !Number.isFinite(v) ? null : v;
   if (v instanceof Date) return Number.isNaN(v.getTime()) ? null : v.toISOString();
   if (Array.isArray(v)) return v.map(plainValue);
+  // every BSON class names itself in _bsontype; plain sub-documents (the common case) have none
+  const tag = (v as { _bsontype?: unknown })._bsontype;
+  if (typeof tag !== 'string') {
+    if (v instanceof RegExp) return `/${v.source}/${v.flags}`;
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(v)) out[k] = plainValue((v as Record<string, unknown>)[k]);
+    return out;
+  }
   if (v instanceof ObjectId) return v.toHexString();
   // Timestamp is a kind of Long: first
   if (v instanceof Timestamp) return { t: v.t, i: v.i };
@@ -25,16 +33,13 @@ export function plainValue(v: unknown): unknown {
   if (v instanceof Double || v instanceof Int32) return plainValue(v.valueOf());
   if (v instanceof UUID) return v.toHexString(true);
   if (v instanceof Binary) return v.sub_type === Binary.SUBTYPE_UUID ? v.toUUID().toHexString(true) : v.toString('base64');
-  if (v instanceof RegExp) return `/${v.source}/${v.flags}`;
   if (v instanceof BSONRegExp) return `/${v.pattern}/${v.options}`;
   if (v instanceof MinKey) return 'MinKey';
   if (v instanceof MaxKey) return 'MaxKey';
   if (v instanceof Code) return v.code;
   if (v instanceof BSONSymbol) return v.valueOf();
   if (v instanceof DBRef) return { $ref: v.collection, $id: plainValue(v.oid), ...(v.db ? { $db: v.db } : {}) };
-  const out: Record<string, unknown> = {};
-  for (const k of Object.keys(v)) out[k] = plainValue((v as Record<string, unknown>)[k]);
-  return out;
+  return String(tag);
 }
 
 /**
@@ -43,7 +48,8 @@ export function plainValue(v: unknown): unknown {
  * column (the merge key): a compound `_id` is kept as JSON text.
  */
 export function documentRow(doc: Record<string, unknown>): Record<string, unknown> {
-  const { _id, ...rest } = doc;
-  const id = plainValue(_id);
-  return { _id: id !== null && typeof id === 'object' ? JSON.stringify(id) : id, ...flattenRecord(plainValue(rest) as Record<string, unknown>) };
+  const plain = plainValue(doc) as Record<string, unknown>;
+  const id = plain._id;
+  if (id !== null && typeof id === 'object') plain._id = JSON.stringify(id);
+  return flattenRecord(plain);
 }
