@@ -270,6 +270,19 @@ test('through the sync engine: nested documents flattened like the REST vendors,
   assert.equal(await count(app, 'SELECT count(*)::INT AS n FROM raw_crm_mongo.orders'), 303);
 });
 
+test('through the sync engine, a refused login fails the sync naming the variable, with the password nowhere in the error', async () => {
+  const dir = makeProject({
+    '.basin/sources.yml': `version: "1.0"\nsources:\n  - name: bad_mongo\n    type: mongodb\n    generic_config:\n      host: 127.0.0.1\n      port: ${server.port}\n      username: ${server.username}\n      password_env: MONGO_PASSWORD\n      database: shop\n`,
+    '.env': 'MONGO_PASSWORD=s3cret-but-wrong\n',
+  });
+  disableAuth(dir);
+  const { engine } = await boot(dir);
+  const r = await engine.run('bad_mongo', { trigger: 'cli' });
+  assert.equal(r.status, 'failed');
+  assert.match(r.error ?? '', /authentication failed\. Check the environment variable MONGO_PASSWORD/);
+  assert.doesNotMatch(r.error ?? '', /s3cret-but-wrong/);
+});
+
 test('a SIGKILL in the middle of a sync keeps the previous tables and cursor; the next sync neither loses nor duplicates a document', async () => {
   const db = admin.db('stream');
   const seq = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => ({ seq: from + i, at: minute(from + i), user: { id: (from + i) % 50 } }));
