@@ -15,6 +15,7 @@ import { openProject } from './sync-common.js';
 const docs = Number(process.argv[2] ?? 1_000_000);
 const BATCH = 10_000;
 const rate = (n: number, ms: number) => Math.round((n / ms) * 1000);
+const cpuSeconds = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1e6;
 const CATS = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta'];
 const base = Date.UTC(2024, 0, 1);
 
@@ -47,10 +48,12 @@ try {
 
   // bare: the driver's own batches, decoded, counted
   t0 = performance.now();
+  let cpu0 = process.cpuUsage();
   let n = 0;
   const cursor = col.find({}, { batchSize: BATCH });
   while (await cursor.hasNext()) n += cursor.readBufferedDocuments().length;
   const bareMs = performance.now() - t0;
+  const bareCpu = cpuSeconds(process.cpuUsage(cpu0));
 
   const dir = makeProject({
     '.basin/sources.yml': `version: "1.0"\nsources:\n  - name: bench\n    type: mongodb\n    generic_config:\n      connection_url_env: MONGO_URL\n      collections: [orders]\n      batch_size: ${BATCH}\n`,
@@ -60,12 +63,16 @@ try {
   const p = await openProject(dir);
   try {
     t0 = performance.now();
+    cpu0 = process.cpuUsage();
     const r = await p.engine.run('bench');
     if (r.status !== 'succeeded') throw new Error(`sync ${r.status}: ${r.error}`);
     const basinMs = performance.now() - t0;
+    const basinCpu = cpuSeconds(process.cpuUsage(cpu0));
     console.log(
       `mongodb (FerretDB v1, SQLite) ${docs.toLocaleString()} documents: bare driver read ${rate(n, bareMs).toLocaleString()} docs/s (${(bareMs / 1000).toFixed(1)} s); Basin sync ${rate(r.rows, basinMs).toLocaleString()} docs/s (${(basinMs / 1000).toFixed(1)} s); Basin / bare = ${(bareMs / basinMs).toFixed(2)}`,
     );
+    // the server is usually the bottleneck: this process's own CPU shows what Basin adds per document
+    console.log(`client CPU: bare read ${bareCpu.toFixed(1)} s (${rate(n, bareCpu * 1000).toLocaleString()} docs per CPU-second); Basin sync ${basinCpu.toFixed(1)} s (${rate(r.rows, basinCpu * 1000).toLocaleString()} docs per CPU-second, DuckDB threads included)`);
 
   } finally {
     await p.close();
