@@ -1,13 +1,21 @@
 // sql_database through the real sync engine into DuckDB: typed raw tables, merge on the primary key
-// for incremental tables, replace for full ones; a vendor type fails with not_implemented.
+// for incremental tables, replace for full ones; a type declared without its runtime fails with
+// not_implemented.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import type { BasinApp } from '@basin/core';
-import sourcesPlugin from '@basin/plugin-sources';
+import sourcesPlugin, { loadSourceRegistry } from '@basin/plugin-sources';
 import syncPlugin, { type SyncEngine } from '@basin/plugin-sync';
+import { declareSource, Type } from '@basin/sdk';
 import { bootApp, disableAuth, makeProject } from '@basin/test';
 import { killScenario } from './kill-fixture.js';
 import { READER, shopServer } from './pg-fixture.js';
+
+// a manifest without its runtime (every shipped type has one now), registered for this file only
+const registry = await loadSourceRegistry();
+if (!registry.get('test_manifest_only')) {
+  registry.add(declareSource({ type: 'test_manifest_only', category: 'database', authKind: 'basic', wizard: false, configKey: 'generic', configSchema: Type.Object({}, { additionalProperties: true, default: {} }), capabilities: { incremental: false, dateRange: false, customQueries: false } }), 'test');
+}
 
 const pg = await shopServer();
 const apps: BasinApp[] = [];
@@ -34,7 +42,7 @@ sources:
       incremental:
         orders: updated_at
   - name: docs
-    type: mongodb
+    type: test_manifest_only
     generic_config: {}
 `;
 
@@ -78,7 +86,7 @@ test('a sync of a type whose runtime is not implemented fails with not_implement
   const { engine } = await boot(SOURCES);
   const rec = await engine.run('docs', { trigger: 'cli' });
   assert.equal(rec.status, 'failed');
-  assert.match(rec.error ?? '', /"mongodb".*not implemented/);
+  assert.match(rec.error ?? '', /"test_manifest_only".*not implemented/);
 });
 
 test('a sql_database block that fails its schema stops start-up naming the field', async () => {
