@@ -11,7 +11,6 @@ import { PermissionRegistry, recordBundledPermissions } from './rbac.js';
 import { ConfigLoadError, loadConfig, PROJECT_FILE } from './config/loader.js';
 import { BasinConfig } from './config/service.js';
 import type { ConfigFileSpec } from './config/types.js';
-import { buildServer } from './http/server.js';
 import type { BodyRateOptions } from './http/slow-body-guard.js';
 import { addErrorsOnEveryRoute } from './http/openapi-responses.js';
 import { createRegistrar, RouteTable } from './http/routes.js';
@@ -149,6 +148,8 @@ async function assembleApp(opts: BootOptions, lock: ProjectLock): Promise<BasinA
 
   const clock = opts.clock ?? systemClock;
   const routeTable = new RouteTable();
+  // fastify and its plugins load with the first app a process builds, not with the CLI's command table
+  const { buildServer } = await import('./http/server.js');
   const http = await buildServer({ logger: opts.logger ?? false, routeTable, version: BASIN_VERSION, title: 'Basin', bodyRate: opts.bodyRate });
   const log: Logger = http.log;
   const events = new EventBus((event, err) => log.error({ err, event }, 'event listener failed'), () => clock.now());

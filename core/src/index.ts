@@ -36,3 +36,4 @@ export { asValue, asClass, asFunction, type Resolver } from 'awilix';
 export * from './config/platform-settings.js';
 export * from './error-catalogue.js';
 export * from './core-errors.js';
+export * from './cli-entry.js';

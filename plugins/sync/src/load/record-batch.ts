@@ -1,4 +1,4 @@
-import { DuckDBDataChunk, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { ident } from '@basin/core';
 
 /** How a column is typed in staging: the type read_json would infer for the same values. */
@@ -66,6 +66,7 @@ export async function appendBatch(c: DuckDBConnection, tmp: string, plan: BatchP
   const cols = plan.columns;
   const table = `temp.main.${ident(tmp)}`;
   await c.run(`CREATE OR REPLACE TEMP TABLE ${ident(tmp)} (${cols.map((col) => `${ident(col.name)} ${carrier(col.kind)}`).join(', ')})`);
+  const { DuckDBDataChunk } = await import('@duckdb/node-api');
   const appender = await c.createAppender(tmp, 'main', 'temp');
   try {
     const types = cols.map((_, i) => appender.columnType(i));
