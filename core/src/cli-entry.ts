@@ -45,6 +45,20 @@ export function manifestCommands(projectDir: string): Array<{ term: string; desc
   return out;
 }
 
+/**
+ * The bundled plugin package whose manifest declares the command `argv` runs (its first word), or
+ * null when the manifests cannot tell (no command, `help`, a project that adds plugins, an unknown word).
+ */
+export function commandPackage(argv: string[], projectDir: string): DiscoveredPackage | null {
+  const word = argv[0];
+  if (!word || word.startsWith('-') || word === 'help') return null;
+  if (manifestCommands(projectDir) === null) return null;
+  const owners = bundledPluginPackages().filter((p) => Object.keys((p.meta.commands as CommandManifest | undefined) ?? {}).some((term) => term.split(' ')[0] === word));
+  // a command that walks every command (completion scripts) says so in `basin.commandsNeedingAll`
+  if (owners.length !== 1 || ((owners[0]!.meta.commandsNeedingAll as string[] | undefined) ?? []).includes(word)) return null;
+  return owners[0]!;
+}
+
 /** the top-level help, as commander prints it for the full program, from the manifests */
 export async function manifestHelp(projectDir: string): Promise<string | null> {
   const commands = manifestCommands(projectDir);

@@ -3,7 +3,8 @@ import { Command, CommanderError, Help } from 'commander';
 import { BASIN_VERSION, createApp, loadPlugins, type BasinApp, type BootOptions } from './app.js';
 import { ConfigLoadError, formatIssue } from './config/loader.js';
 import { orderPlugins } from './plugin/order.js';
-import { PROGRAM_DESCRIPTION, PROGRAM_EPILOGUE } from './cli-entry.js';
+import { commandPackage, PROGRAM_DESCRIPTION, PROGRAM_EPILOGUE } from './cli-entry.js';
+import { importPackage } from './plugin/discovery.js';
 import type { BasinPlugin, CliContext } from './plugin/types.js';
 
 /** Exit codes scripts can rely on. */
@@ -23,7 +24,12 @@ function projectFromArgv(argv: string[]): string {
   return path.resolve(eq ? eq.slice('--project='.length) : process.cwd());
 }
 
-export function buildProgram(plugins: BasinPlugin[], io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream } = process): Command {
+/**
+ * The `basin` program with the commands of `plugins`. `bootPlugins` gives the plugin set a command
+ * boots the project with when that is more than the plugins whose commands are listed (runCli lists
+ * only the plugin that owns the command being run).
+ */
+export function buildProgram(plugins: BasinPlugin[], io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream } = process, bootPlugins?: () => Promise<BasinPlugin[]>): Command {
   const program = new Command('basin')
     .description(PROGRAM_DESCRIPTION)
     .version(BASIN_VERSION, '-v, --version')
@@ -36,11 +42,12 @@ export function buildProgram(plugins: BasinPlugin[], io: { stdout: NodeJS.Writab
     program,
     stdout: io.stdout,
     stderr: io.stderr,
-    boot: (opts: Partial<BootOptions> & { projectDir: string }): Promise<BasinApp> => createApp({ plugins, notice: (m) => io.stdout.write(`${m}\n`), launchedByCli: true, ...opts }),
+    boot: async (opts: Partial<BootOptions> & { projectDir: string }): Promise<BasinApp> =>
+      createApp({ plugins: bootPlugins ? await bootPlugins() : plugins, notice: (m) => io.stdout.write(`${m}\n`), launchedByCli: true, ...opts }),
   };
   // registered in dependency order, listed in discovery order: the order `basin --help` prints from
   // the manifests without importing any plugin (cli-entry.ts)
-  for (const p of orderPlugins(plugins)) {
+  for (const p of bootPlugins ? plugins : orderPlugins(plugins)) {
     p.commands?.(ctx);
     for (const c of program.commands) if (!commandOwner.has(c)) commandOwner.set(c, p);
   }
@@ -65,14 +72,17 @@ export function commandManifests(plugins: BasinPlugin[]): Map<BasinPlugin, Recor
 
 /** Entry point of the `basin` binary. Returns the exit code. */
 export async function runCli(argv: string[], io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream } = process): Promise<number> {
+  const projectDir = projectFromArgv(argv);
   let plugins: BasinPlugin[];
+  // a command its plugin's manifest declares imports that plugin alone; the rest load if it boots the project
+  const owner = commandPackage(argv, projectDir);
   try {
-    plugins = await loadPlugins(projectFromArgv(argv));
+    plugins = owner ? [await importPackage<BasinPlugin>(owner)] : await loadPlugins(projectDir);
   } catch (e) {
     io.stderr.write(`basin: ${(e as Error).message}\n`);
     return EXIT.failure;
   }
-  const program = buildProgram(plugins, io);
+  const program = buildProgram(plugins, io, owner ? () => loadPlugins(projectDir) : undefined);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.ok;
