@@ -32,7 +32,7 @@ export * from './cli-kit/output.js';
 export * from './cli-kit/api.js';
 export * from './cli-kit/credentials.js';
 export * from './cli-kit/doctor.js';
-export { asValue, asClass, asFunction, type Resolver } from 'awilix';
+export { asValue, asClass, asFunction, type Resolver } from './container-helpers.js';
 export * from './config/platform-settings.js';
 export * from './error-catalogue.js';
 export * from './core-errors.js';
