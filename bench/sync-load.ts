@@ -1,101 +1,115 @@
-// Bulk CSV load: Basin's local_files sync vs DuckDB's own CREATE TABLE AS read_csv of the same file,
-// each in a fresh child process (so peak RSS is per load). Not a test.
-//   node --conditions=development --import tsx bench/sync-load.ts [rows=1000000] [rssRows=rows]
-//   node --conditions=development --import tsx bench/sync-load.ts --rss [rows=10000000]
-import { spawnSync } from 'node:child_process';
+// `basin sync` of ten CSV files END TO END FROM THE SHELL (the built `bin/basin.mjs`, a fresh process,
+// no server running) against DuckDB's own `CREATE TABLE AS SELECT * FROM read_csv('*.csv')` through
+// @duckdb/node-api in a fresh Node process (bench/lib/ctas.mjs), on the same files in the same run:
+// the first sync (empty project) and `--full-refresh` (the table exists). Prints wall-time medians,
+// the ratios (target <= 1.1) and both peak RSS figures (target: Basin's <= the CTAS's). Not a test.
+//   npm run build && node --conditions=development --import tsx bench/sync-load.ts [rows=5000000] [reps=3]
+// The files (~54 bytes a row: 5M rows ~ 270 MB) are generated once into bench/.work/sync-load-<rows>/.
+// The in-process comparison (engine.run vs CTAS) is bench/sync-load-inprocess.ts.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DuckDBInstance } from '@duckdb/node-api';
-import { benchProject, mb, openProject, writeCsv } from './sync-common.js';
+import { disableAuth, makeProject } from '@basin/test';
 
-const self = fileURLToPath(import.meta.url);
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const rows = Number(process.argv[2] ?? 5_000_000);
+const reps = Number(process.argv[3] ?? 3);
+const FILES = 10;
+const CATS = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta'];
 
-async function child(mode: string, projectDir: string): Promise<void> {
-  const file = path.join(projectDir, 'data', 'bench', 'data.csv');
-  let t0 = performance.now();
-  let rows = 0;
-  if (mode === 'duckdb') {
-    const dbDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-duck-'));
-    const inst = await DuckDBInstance.create(path.join(dbDir, 'w.db'));
-    const c = await inst.connect();
-    t0 = performance.now();
-    await c.run(`CREATE TABLE t AS SELECT * FROM read_csv('${file}')`);
-    rows = Number((await c.runAndReadAll('SELECT count(*) FROM t')).getRows()[0]![0]);
-    c.closeSync();
-    inst.closeSync();
-    fs.rmSync(dbDir, { recursive: true, force: true });
-  } else {
-    const p = await openProject(projectDir);
-    const rssBooted = mb(process.memoryUsage().rss);
-    t0 = performance.now();
-    const r = await p.engine.run('bench');
-    if (r.status !== 'succeeded') throw new Error(`sync ${r.status}: ${r.error}`);
-    rows = r.rows;
-    const loaded = performance.now() - t0; // the sync record is final: data swapped in and committed
-    const rssAtLoad = mb(process.resourceUsage().maxRSS * 1024);
-    await p.close(); // waits for the serving-copy publish too
-    process.stdout.write(JSON.stringify({ mode, ms: loaded, ms_with_publish: performance.now() - t0, rows, maxrss_load_mb: rssAtLoad, rss_booted_mb: rssBooted, maxrss_mb: mb(process.resourceUsage().maxRSS * 1024) }) + '\n');
-    return;
-  }
-  process.stdout.write(JSON.stringify({ mode, ms: performance.now() - t0, rows, maxrss_mb: mb(process.resourceUsage().maxRSS * 1024) }) + '\n');
-}
-
-function run(mode: string, csvDir: string): any {
-  const r = spawnSync(process.execPath, ['--conditions=development', '--import', 'tsx', self, '--child', mode, csvDir], { encoding: 'utf8', maxBuffer: 1 << 24 });
-  if (r.status !== 0) throw new Error(`${mode} child failed: ${r.stderr}`);
-  return JSON.parse(r.stdout.trim().split('\n').pop()!);
-}
-
-if (process.argv[2] === '--child') {
-  await child(process.argv[3]!, process.argv[4]!);
-} else if (process.argv[2] === '--rss') {
-  // only the peak-RSS measurement of one Basin load of N rows
-  const n = Number(process.argv[3] ?? 10_000_000);
-  const rss = benchProject();
-  try {
-    writeCsv(path.join(rss.dataDir, 'data.csv'), n);
-    const big = run('basin', rss.dir);
-    console.log(`peak RSS of a ${n.toLocaleString()}-row Basin load (${mb(fs.statSync(path.join(rss.dataDir, 'data.csv')).size)} MB CSV): ${big.maxrss_load_mb} MB until the sync finished, ${big.maxrss_mb} MB including the serving-copy publish (target < 500 MB; the booted process before the load: ${big.rss_booted_mb} MB); load ${(big.ms / 1000).toFixed(2)} s`);
-  } finally {
-    fs.rmSync(path.dirname(rss.dir), { recursive: true, force: true });
-  }
-} else {
-  const rows = Number(process.argv[2] ?? 1_000_000);
-  const rssRows = Number(process.argv[3] ?? rows);
-  const { dir, dataDir } = benchProject();
-  const dirs = [dir];
-  try {
-    const csvDir = dir;
-    writeCsv(path.join(dataDir, 'data.csv'), rows);
-    const size = fs.statSync(path.join(dataDir, 'data.csv')).size;
-    console.log(`CSV: ${rows.toLocaleString()} rows, ${mb(size)} MB`);
-    // the machine is shared: alternate the two and keep the median of each
-    const reps = Number(process.env.BENCH_REPS ?? 3);
-    const ducks: any[] = [];
-    const basins: any[] = [];
-    for (let i = 0; i < reps; i++) {
-      ducks.push(run('duckdb', csvDir));
-      basins.push(run('basin', csvDir));
-      console.log(`  run ${i + 1}: duckdb ${(ducks[i].ms / 1000).toFixed(2)} s, basin ${(basins[i].ms / 1000).toFixed(2)} s`);
-      for (const f of ['data/warehouse.db', 'data/warehouse.db.wal', 'data/serving.db', '.basin/state.db', '.basin/state.db-wal', '.basin/state.db-shm']) fs.rmSync(path.join(dir, f), { force: true });
+/** `n` narrow CSV rows (orders: id, time, customer, category, amount, quantity, flag), deterministic */
+function writeCsv(file: string, from: number, n: number): void {
+  const fd = fs.openSync(file, 'w');
+  fs.writeSync(fd, 'id,created_at,customer,category,amount,quantity,active\n');
+  const base = Date.UTC(2024, 0, 1);
+  for (let i = 0; i < n; i += 50_000) {
+    let s = '';
+    for (let id = from + i; id < from + Math.min(n, i + 50_000); id++) {
+      const ts = new Date(base + id * 61_000).toISOString().replace('T', ' ').slice(0, 19);
+      s += `${id},${ts},customer_${(id * 7919) % 100_000},${CATS[id % 8]},${((id * 37) % 100_000) / 100},${id % 17},${id % 3 === 0}\n`;
     }
-    const median = (xs: any[]) => [...xs].sort((a, b) => a.ms - b.ms)[Math.floor(xs.length / 2)];
-    const duck = median(ducks);
-    const basin = median(basins);
-    console.log(`DuckDB CREATE TABLE AS read_csv: ${(duck.ms / 1000).toFixed(2)} s median (peak RSS ${duck.maxrss_mb} MB)`);
-    console.log(`Basin local_files sync:          ${(basin.ms / 1000).toFixed(2)} s median (until the serving copy is published: ${(basin.ms_with_publish / 1000).toFixed(2)} s; peak RSS ${basin.maxrss_mb} MB)`);
-    console.log(`ratio Basin / DuckDB: ${(basin.ms / duck.ms).toFixed(3)} (target <= 1.2)`);
-    if (rssRows !== rows) {
-      const rss = benchProject();
-      dirs.push(rss.dir);
-      fs.rmSync(path.join(dataDir, 'data.csv'));
-      writeCsv(path.join(rss.dataDir, 'data.csv'), rssRows);
-      const big = run('basin', rss.dir);
-      console.log(`peak RSS of a ${rssRows.toLocaleString()}-row Basin load: ${big.maxrss_mb} MB (target < 500 MB), ${(big.ms / 1000).toFixed(2)} s`);
-    } else console.log(`peak RSS of the ${rows.toLocaleString()}-row Basin load: ${basin.maxrss_mb} MB (target < 500 MB)`);
-  } finally {
-    for (const d of dirs) fs.rmSync(path.dirname(d), { recursive: true, force: true });
+    fs.writeSync(fd, s);
   }
+  fs.closeSync(fd);
 }
+
+function prepare(): { project: string; csvDir: string; bytes: number } {
+  const work = path.join(root, 'bench', '.work', `sync-load-${rows}`);
+  const project = path.join(work, 'project');
+  const csvDir = path.join(project, 'data', 'orders');
+  const done = path.join(work, 'files.done');
+  if (!fs.existsSync(done)) {
+    fs.rmSync(work, { recursive: true, force: true });
+    const made = makeProject({ '.basin/sources.yml': 'version: "1.0"\nsources:\n  - name: orders\n    type: local_files\n    local_files:\n      directory: data/orders\n      file_pattern: "*.csv"\n' });
+    disableAuth(made);
+    // the comparison is the load: the dbt run a sync triggers (auto_tx) is the transform's own work, timed by bench/tx.ts
+    const yml = path.join(made, '.basin', 'project.yml');
+    fs.writeFileSync(yml, fs.readFileSync(yml, 'utf8').replace('platform:\n', 'platform:\n  auto_tx: false\n'));
+    fs.mkdirSync(work, { recursive: true });
+    fs.cpSync(made, project, { recursive: true });
+    fs.rmSync(path.dirname(made), { recursive: true, force: true });
+    fs.mkdirSync(csvDir, { recursive: true });
+    const per = Math.ceil(rows / FILES);
+    for (let f = 0; f < FILES; f++) writeCsv(path.join(csvDir, `orders_${String(f).padStart(2, '0')}.csv`), 1 + f * per, Math.min(per, rows - f * per));
+    fs.writeFileSync(done, '');
+  }
+  const bytes = fs.readdirSync(csvDir).reduce((a, f) => a + fs.statSync(path.join(csvDir, f)).size, 0);
+  return { project, csvDir, bytes };
+}
+
+interface Run {
+  ms: number;
+  rssMb: number;
+  out: string;
+}
+
+/** runs a command from the shell's point of view: wall time from spawn to exit, peak RSS via bench/lib/peak-rss.mjs */
+function timed(exe: string, args: string[]): Promise<Run> {
+  const rssFile = path.join(root, 'bench', '.work', `rss-${process.pid}`);
+  fs.rmSync(rssFile, { force: true });
+  const env = { ...process.env, NODE_OPTIONS: `--import=${path.join(root, 'bench', 'lib', 'peak-rss.mjs')}`, BENCH_RSS_FILE: rssFile, BASIN_DEV: '' };
+  const t0 = performance.now();
+  const child = spawn(exe, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
+  return new Promise((resolve, reject) =>
+    child.on('exit', (code) => {
+      const ms = performance.now() - t0;
+      if (code !== 0) return reject(new Error(`${path.basename(exe)} ${args.join(' ')} exited ${code}:\n${out}`));
+      resolve({ ms, rssMb: Number(fs.readFileSync(rssFile, 'utf8')), out });
+    }),
+  );
+}
+
+const { project, csvDir, bytes } = prepare();
+const basin = path.join(root, 'bin', 'basin.mjs');
+const ctasDb = path.join(root, 'bench', '.work', 'ctas.db');
+const wipe = () => {
+  for (const f of ['data/warehouse.db', 'data/warehouse.db.wal', 'data/serving.db', '.basin/state.db', '.basin/state.db-wal', '.basin/state.db-shm']) fs.rmSync(path.join(project, f), { force: true });
+};
+console.log(`${FILES} CSV files, ${rows.toLocaleString()} rows, ${Math.round(bytes / 1048576)} MB (${csvDir}); ${reps} runs, medians`);
+const ctas: Run[] = [];
+const first: Run[] = [];
+const full: Run[] = [];
+for (let i = 0; i < reps; i++) {
+  // alternate the three so a busy moment of the shared machine hits them alike
+  fs.rmSync(ctasDb, { force: true });
+  fs.rmSync(`${ctasDb}.wal`, { force: true });
+  ctas.push(await timed(process.execPath, [path.join(root, 'bench', 'lib', 'ctas.mjs'), path.join(csvDir, '*.csv'), ctasDb]));
+  wipe();
+  first.push(await timed(basin, ['sync', 'orders', '--project', project]));
+  full.push(await timed(basin, ['sync', 'orders', '--full-refresh', '--project', project]));
+  console.log(`  run ${i + 1}: CTAS ${(ctas[i]!.ms / 1000).toFixed(2)} s ${ctas[i]!.rssMb} MB | first sync ${(first[i]!.ms / 1000).toFixed(2)} s ${first[i]!.rssMb} MB | --full-refresh ${(full[i]!.ms / 1000).toFixed(2)} s ${full[i]!.rssMb} MB`);
+}
+fs.rmSync(ctasDb, { force: true });
+const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const c = med(ctas.map((r) => r.ms));
+const cr = med(ctas.map((r) => r.rssMb));
+for (const [name, runs] of [['first sync', first], ['--full-refresh', full]] as const) {
+  const m = med(runs.map((r) => r.ms));
+  const r = med(runs.map((x) => x.rssMb));
+  console.log(`basin sync (${name}): ${(m / 1000).toFixed(2)} s, peak RSS ${r} MB | CTAS ${(c / 1000).toFixed(2)} s, peak RSS ${cr} MB | ratio ${(m / c).toFixed(3)} (target <= 1.1 ${m / c <= 1.1 ? 'MET' : 'MISSED'}), RSS ${r <= cr ? 'MET' : 'MISSED'}`);
+}
+console.log(`last --full-refresh output:\n${full.at(-1)!.out.trim().replace(/^/gm, '  | ')}`);

@@ -11,6 +11,10 @@ if (!fs.existsSync(path.join(root, 'core', 'dist', 'index.js')) && !process.env.
   console.error('basin: the packages are not built yet; run "npm run build" in ' + root + ' (or set BASIN_DEV=1).');
   process.exit(1);
 }
-const { runCli } = await import(pathToFileURL(path.join(root, 'core', process.env.BASIN_DEV ? 'src/index.ts' : 'dist/index.js')).href);
-const code = await runCli(process.argv.slice(2));
-if (code !== 0 || !process.argv.slice(2).includes('start')) process.exitCode = code;
+const entry = (file) => pathToFileURL(path.join(root, 'core', process.env.BASIN_DEV ? `src/${file}.ts` : `dist/${file}.js`)).href;
+// a small first module: --version and --help answer from package manifests; any other command imports
+// the full CLI (core and the plugins) only then
+const { main } = await import(entry('cli-entry'));
+const argv = process.argv.slice(2);
+const code = await main(argv, async () => (await import(entry('index'))).runCli);
+if (code !== 0 || !argv.includes('start')) process.exitCode = code;

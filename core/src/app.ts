@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { asValue, createContainer, InjectionMode, type AwilixContainer, type Resolver } from 'awilix';
+import type { AwilixContainer, Resolver } from 'awilix';
 import type { FastifyInstance } from 'fastify';
-import { parse as parseYaml } from 'yaml';
+import { awilix, yaml } from './lazy-deps.js';
 import { Type } from '@sinclair/typebox';
 import { systemClock, type Clock } from './clock.js';
 import { EventBus } from './events.js';
@@ -11,7 +11,6 @@ import { PermissionRegistry, recordBundledPermissions } from './rbac.js';
 import { ConfigLoadError, loadConfig, PROJECT_FILE } from './config/loader.js';
 import { BasinConfig } from './config/service.js';
 import type { ConfigFileSpec } from './config/types.js';
-import { buildServer } from './http/server.js';
 import type { BodyRateOptions } from './http/slow-body-guard.js';
 import { addErrorsOnEveryRoute } from './http/openapi-responses.js';
 import { createRegistrar, RouteTable } from './http/routes.js';
@@ -88,7 +87,7 @@ export async function loadPlugins(projectDir?: string): Promise<BasinPlugin[]> {
     const file = path.join(projectDir, PROJECT_FILE);
     let names: string[] = [];
     try {
-      const raw = parseYaml(fs.readFileSync(file, 'utf8'));
+      const raw = yaml().parse(fs.readFileSync(file, 'utf8'));
       if (Array.isArray(raw?.plugins)) names = raw.plugins.filter((n: unknown) => typeof n === 'string');
     } catch {
       /* the config loader reports it */
@@ -131,7 +130,13 @@ export async function createApp(opts: BootOptions): Promise<BasinApp> {
   }
 }
 
+/** BASIN_TRACE_STARTUP=1 prints where start-up time goes (ms since the process started) to stderr */
+function startupMark(what: string): void {
+  if (process.env.BASIN_TRACE_STARTUP) process.stderr.write(`[startup] ${performance.now().toFixed(0).padStart(6)} ms ${what}\n`);
+}
+
 async function assembleApp(opts: BootOptions, lock: ProjectLock): Promise<BasinApp> {
+  startupMark('plugins imported, assembling the app');
   const projectDir = path.resolve(opts.projectDir);
   const plugins = orderPlugins([...(opts.plugins ?? (await loadPlugins(projectDir))), ...(opts.extraPlugins ?? [])]);
   for (const p of plugins) await p.prepare?.(projectDir);
@@ -149,6 +154,9 @@ async function assembleApp(opts: BootOptions, lock: ProjectLock): Promise<BasinA
 
   const clock = opts.clock ?? systemClock;
   const routeTable = new RouteTable();
+  // fastify and its plugins load with the first app a process builds, not with the CLI's command table
+  const { buildServer } = await import('./http/server.js');
+  startupMark('config loaded');
   const http = await buildServer({ logger: opts.logger ?? false, routeTable, version: BASIN_VERSION, title: 'Basin', bodyRate: opts.bodyRate });
   const log: Logger = http.log;
   const events = new EventBus((event, err) => log.error({ err, event }, 'event listener failed'), () => clock.now());
@@ -163,11 +171,13 @@ async function assembleApp(opts: BootOptions, lock: ProjectLock): Promise<BasinA
   try {
     await warehouse.open();
     stateDb = openSqlite(config.resolve('.basin', 'state.db'));
+    startupMark('fastify built, state.db open');
   } catch (e) {
     await warehouse.close().catch(() => {});
     throw e;
   }
 
+  const { asValue, createContainer, InjectionMode } = awilix();
   const container = createContainer({ injectionMode: InjectionMode.PROXY, strict: true });
   const resolve = <T>(ref: { id: string; T?: T }): T => container.resolve<T>(ref.id);
   const tryResolve = <T>(ref: { id: string; T?: T }): T | undefined => (container.hasRegistration(ref.id) ? container.resolve<T>(ref.id) : undefined);
@@ -222,13 +232,16 @@ async function assembleApp(opts: BootOptions, lock: ProjectLock): Promise<BasinA
     };
     try {
       await plugin.register?.(ctx);
+      startupMark(`register ${plugin.name}`);
     } catch (e) {
       throw new Error(`Plugin "${plugin.name}" failed to register: ${(e as Error).message}`, { cause: e });
     }
   }
   for (const [name, r] of Object.entries(opts.overrides ?? {})) container.register(name, r);
   for (const fn of afterRegister) await fn();
+  startupMark('after-register hooks');
   await http.ready();
+  startupMark('fastify ready');
 
   let started = false;
   let closed = false;
@@ -257,6 +270,7 @@ async function assembleApp(opts: BootOptions, lock: ProjectLock): Promise<BasinA
       if (started) return;
       started = true;
       for (const fn of starters) await fn();
+      startupMark('onStart hooks');
     },
     async listen({ host, port }) {
       const authOff = !tryResolve(coreServices.authenticator) || config.section<{ enabled?: boolean }>('auth')?.enabled === false;
@@ -265,7 +279,9 @@ async function assembleApp(opts: BootOptions, lock: ProjectLock): Promise<BasinA
       }
       await app.start();
       listenHost = host;
-      return http.listen({ host, port });
+      const url = await http.listen({ host, port });
+      startupMark('listening');
+      return url;
     },
     async close() {
       if (closed) return;

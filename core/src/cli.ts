@@ -1,8 +1,10 @@
 import path from 'node:path';
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Help } from 'commander';
 import { BASIN_VERSION, createApp, loadPlugins, type BasinApp, type BootOptions } from './app.js';
 import { ConfigLoadError, formatIssue } from './config/loader.js';
 import { orderPlugins } from './plugin/order.js';
+import { commandPackage, PROGRAM_DESCRIPTION, PROGRAM_EPILOGUE } from './cli-entry.js';
+import { importPackage } from './plugin/discovery.js';
 import type { BasinPlugin, CliContext } from './plugin/types.js';
 
 /** Exit codes scripts can rely on. */
@@ -22,35 +24,65 @@ function projectFromArgv(argv: string[]): string {
   return path.resolve(eq ? eq.slice('--project='.length) : process.cwd());
 }
 
-export function buildProgram(plugins: BasinPlugin[], io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream } = process): Command {
+/**
+ * The `basin` program with the commands of `plugins`. `bootPlugins` gives the plugin set a command
+ * boots the project with when that is more than the plugins whose commands are listed (runCli lists
+ * only the plugin that owns the command being run).
+ */
+export function buildProgram(plugins: BasinPlugin[], io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream } = process, bootPlugins?: () => Promise<BasinPlugin[]>): Command {
   const program = new Command('basin')
-    .description('Basin: load, transform, explore and govern your data in one process.')
+    .description(PROGRAM_DESCRIPTION)
     .version(BASIN_VERSION, '-v, --version')
     .showHelpAfterError()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
     // set before plugins add commands, so subcommands inherit it and never call process.exit
     .exitOverride()
-    .addHelpText('after', '\nExit codes: 0 ok, 1 the operation failed, 2 usage or configuration error.\nEvery command takes --help (with examples); read commands take --json.\n');
+    .addHelpText('after', PROGRAM_EPILOGUE);
   const ctx: CliContext = {
     program,
     stdout: io.stdout,
     stderr: io.stderr,
-    boot: (opts: Partial<BootOptions> & { projectDir: string }): Promise<BasinApp> => createApp({ plugins, notice: (m) => io.stdout.write(`${m}\n`), launchedByCli: true, ...opts }),
+    boot: async (opts: Partial<BootOptions> & { projectDir: string }): Promise<BasinApp> =>
+      createApp({ plugins: bootPlugins ? await bootPlugins() : plugins, notice: (m) => io.stdout.write(`${m}\n`), launchedByCli: true, ...opts }),
   };
-  for (const p of orderPlugins(plugins)) p.commands?.(ctx);
+  // registered in dependency order, listed in discovery order: the order `basin --help` prints from
+  // the manifests without importing any plugin (cli-entry.ts)
+  for (const p of bootPlugins ? plugins : orderPlugins(plugins)) {
+    p.commands?.(ctx);
+    for (const c of program.commands) if (!commandOwner.has(c)) commandOwner.set(c, p);
+  }
+  (program.commands as Command[]).sort((a, b) => plugins.indexOf(commandOwner.get(a)!) - plugins.indexOf(commandOwner.get(b)!));
   return program;
+}
+
+/** which plugin added each top-level command */
+const commandOwner = new WeakMap<Command, BasinPlugin>();
+
+/**
+ * Each plugin's top-level commands as `basin --help` lists them (`{"<term>": "<description>"}`): what its
+ * package.json `basin.commands` manifest must say (test/cli-manifest.test.ts; scripts/cli-manifests.mjs writes them).
+ */
+export function commandManifests(plugins: BasinPlugin[]): Map<BasinPlugin, Record<string, string>> {
+  const program = buildProgram(plugins, { stdout: process.stdout, stderr: process.stderr });
+  const help = new Help();
+  const out = new Map<BasinPlugin, Record<string, string>>(plugins.map((p) => [p, {}]));
+  for (const c of program.commands) out.get(commandOwner.get(c)!)![help.subcommandTerm(c)] = c.description();
+  return out;
 }
 
 /** Entry point of the `basin` binary. Returns the exit code. */
 export async function runCli(argv: string[], io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream } = process): Promise<number> {
+  const projectDir = projectFromArgv(argv);
   let plugins: BasinPlugin[];
+  // a command its plugin's manifest declares imports that plugin alone; the rest load if it boots the project
+  const owner = commandPackage(argv, projectDir);
   try {
-    plugins = await loadPlugins(projectFromArgv(argv));
+    plugins = owner ? [await importPackage<BasinPlugin>(owner)] : await loadPlugins(projectDir);
   } catch (e) {
     io.stderr.write(`basin: ${(e as Error).message}\n`);
     return EXIT.failure;
   }
-  const program = buildProgram(plugins, io);
+  const program = buildProgram(plugins, io, owner ? () => loadPlugins(projectDir) : undefined);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.ok;

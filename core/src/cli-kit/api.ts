@@ -1,8 +1,8 @@
 // One way for every CLI command to reach a project: the running server's HTTP API when one runs (the
 // single writer of the warehouse), else the same API answered in this process by booting the project
 // (fastify inject, as the host's administrator: whoever can read the project's files already holds it).
-import { asValue } from 'awilix';
 import { CliExit, EXIT } from '../cli.js';
+import { awilix } from '../lazy-deps.js';
 import type { BasinApp } from '../app.js';
 import type { CliContext } from '../plugin/types.js';
 import type { Principal } from '../http/principal.js';
@@ -85,7 +85,7 @@ export async function openProjectApi(cli: CliContext, projectDir: string, opts: 
     },
   };
   // notices go to stderr: stdout carries the command's output (--json, CSV, the MCP stdio channel)
-  app = await cli.boot({ projectDir, logger: false, notice: (m) => void cli.stderr.write(`${m}\n`), overrides: { authenticator: asValue(host) } });
+  app = await cli.boot({ projectDir, logger: false, notice: (m) => void cli.stderr.write(`${m}\n`), overrides: { authenticator: awilix().asValue(host) } });
   const booted = app;
   const raw = async (method: string, urlPath: string, body?: unknown) => {
     const res = await booted.http.inject({

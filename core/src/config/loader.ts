@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Type, type TSchema } from '@sinclair/typebox';
-import { LineCounter, parseDocument } from 'yaml';
+import { yaml } from '../lazy-deps.js';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import dotenv from 'dotenv';
 import type { ConfigFileSpec, ConfigIssue, ConfigSectionSpec, ValidateContext } from './types.js';
@@ -63,6 +63,7 @@ function readParsed(abs: string, rel: string, spec: Pick<ConfigFileSpec, 'format
   const text = fs.readFileSync(abs, 'utf8');
   const none = () => undefined;
   if (spec.format === 'yaml') {
+    const { LineCounter, parseDocument } = yaml();
     const lc = new LineCounter();
     const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false });
     if (doc.errors.length) {

@@ -1,4 +1,5 @@
-import { isMap, isSeq, isPair, isScalar, type Document, type LineCounter, type Node } from 'yaml';
+import type { Document, LineCounter, Node } from 'yaml';
+import { yaml } from '../lazy-deps.js';
 
 /**
  * Finds line and column of a path in a parsed YAML document. For the last segment it points at the
@@ -6,6 +7,7 @@ import { isMap, isSeq, isPair, isScalar, type Document, type LineCounter, type N
  * deepest node that exists.
  */
 export function locateYaml(doc: Document, lc: LineCounter, pointer: string, at: 'key' | 'value' = 'key'): { line: number; column: number } | undefined {
+  const { isMap, isSeq, isPair, isScalar } = yaml();
   const segs = pointer.split('/').filter(Boolean).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   let node: Node | null | undefined = doc.contents as Node | null;
   let pos: number | undefined = node?.range?.[0];

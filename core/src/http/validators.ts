@@ -11,7 +11,19 @@ export function strictBodyValidatorBuilder(): AjvCompiler.BuildCompilerFromPool 
   return (externalSchemas, options) => {
     const coercing = build(externalSchemas, options);
     const strict = build(externalSchemas, options?.mode === 'JTD' ? options : { ...options, customOptions: { ...options?.customOptions, coerceTypes: false } });
-    // fastify calls the compiler with the route definition ({schema, httpPart, url, method}); the package's types name it the schema
-    return (route, meta) => ((route as { httpPart?: string }).httpPart === 'body' ? strict : coercing)(route, meta);
+    // fastify calls the compiler with the route definition ({schema, httpPart, url, method}); the package's types name it the schema.
+    // Compiled on a route's first request, not at start-up: Ajv compiling every route's schemas was
+    // about a sixth of `basin start` (issue 19), for routes most servers never see called.
+    return (route, meta) => {
+      type Validate = ReturnType<typeof coercing>;
+      let compiled: Validate | null = null;
+      const validate = ((data: unknown) => {
+        compiled ??= ((route as { httpPart?: string }).httpPart === 'body' ? strict : coercing)(route, meta);
+        const ok = compiled(data);
+        validate.errors = compiled.errors;
+        return ok;
+      }) as Validate;
+      return validate;
+    };
   };
 }

@@ -1,6 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+// DuckDB's native module (~30 MB RSS, a quarter second to load) is imported when a warehouse first
+// opens, so CLI commands and the server's start-up that never touch it do not pay for it
+const duckdb = () => import('@duckdb/node-api');
 
 export type Conn = DuckDBConnection;
 
@@ -103,7 +106,7 @@ export class Warehouse {
     fs.mkdirSync(path.dirname(this.opts.dbPath), { recursive: true });
     const options: Record<string, string> = {};
     if (this.opts.threads) options.threads = String(this.opts.threads);
-    this.instance = await DuckDBInstance.create(this.opts.dbPath, options);
+    this.instance = await (await duckdb()).DuckDBInstance.create(this.opts.dbPath, options);
     // DuckDB's spill folder of a process killed mid-load stays behind; we hold the file's lock now and
     // have not spilled yet, so whatever is in it is garbage (issue 12)
     fs.rmSync(`${this.opts.dbPath}.tmp`, { recursive: true, force: true });
@@ -368,7 +371,7 @@ export class Warehouse {
 
   /** Opens the serving copy read-only with external access off (for query, BI, notebooks). */
   static async openReadOnly(file: string): Promise<DuckDBInstance> {
-    return DuckDBInstance.create(file, { access_mode: 'READ_ONLY', enable_external_access: 'false' });
+    return (await duckdb()).DuckDBInstance.create(file, { access_mode: 'READ_ONLY', enable_external_access: 'false' });
   }
 
   async close(): Promise<void> {

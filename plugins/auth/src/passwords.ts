@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import bcrypt from 'bcrypt';
+// bcrypt's native addon loads with the first hash or verify, not with every CLI command
+const bcrypt = async () => (await import('bcrypt')).default;
 import { errors } from '@basin/core';
 import { authErrors } from './errors.js';
 
@@ -15,11 +16,11 @@ export const MIN_PASSWORD_LENGTH = 8;
 const prehash = (password: string): string => crypto.createHash('sha256').update(password, 'utf8').digest('base64');
 
 export async function hashPassword(password: string, rounds = BCRYPT_ROUNDS): Promise<string> {
-  return bcrypt.hash(prehash(password), rounds);
+  return (await bcrypt()).hash(prehash(password), rounds);
 }
 
 export async function verifyPassword(password: string, hash: string): Promise<boolean> {
-  return bcrypt.compare(prehash(password), hash);
+  return (await bcrypt()).compare(prehash(password), hash);
 }
 
 /** A valid bcrypt-12 hash of a random string: failure paths verify against it so their timing matches a real check. */

@@ -1,4 +1,4 @@
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBInstance, DuckDBConnection } from '@duckdb/node-api';
 
 /**
  * Validates a monitor's `value_expression` and `filter` with DuckDB's parser and returns the
@@ -38,6 +38,7 @@ export class ExpressionGuard {
   private connection(): Promise<DuckDBConnection> {
     if (!this.conn) {
       this.conn = (async () => {
+        const { DuckDBInstance } = await import('@duckdb/node-api');
         const instance = await DuckDBInstance.create(':memory:', { enable_external_access: 'false', autoload_known_extensions: 'false', autoinstall_known_extensions: 'false' });
         return { instance, conn: await instance.connect() };
       })();

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBInstance, DuckDBConnection } from '@duckdb/node-api';
 
 /** Options of every query instance: read-only, no file or network access, settings frozen, no extension loading. */
 export const READ_ONLY_OPTIONS: Record<string, string> = {
@@ -36,6 +36,7 @@ export class ReadOnlyInstance {
     if (this.conn && key === this.key) return this.conn;
     this.close();
     const { lock_configuration: _locked, ...unlocked } = READ_ONLY_OPTIONS;
+    const { DuckDBInstance } = await import('@duckdb/node-api');
     this.instance = await DuckDBInstance.create(file, {
       ...unlocked,
       memory_limit: `${this.limits.memoryLimitMb}MB`,

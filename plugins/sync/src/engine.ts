@@ -170,6 +170,12 @@ export class SyncEngineImpl implements SyncEngine {
     const log = this.sourceLog(record.source, record.id, secrets);
     const startedMs = Date.now();
     let lastProgressMs = 0;
+    let phaseStart = performance.now();
+    const phaseDone = (phase: 'load' | 'swap' | 'checks') => {
+      const now = performance.now();
+      opts.onPhase?.(phase, now - phaseStart);
+      phaseStart = now;
+    };
     const payloadSchedule = record.schedule ? { schedule: record.schedule } : {};
     void events.emit('sync_started', { source: record.source, sync_id: record.id, trigger: record.trigger, ...payloadSchedule });
     log.info(`sync started (trigger ${record.trigger}${fullRefresh ? ', full refresh' : ''})`);
@@ -217,6 +223,7 @@ export class SyncEngineImpl implements SyncEngine {
       }
       await session.flush();
       if (controller.signal.aborted) throw new SourceError('cancelled', 'the sync was cancelled');
+      phaseDone('load');
       // two-phase: pending state first, then data + commit marker in one DuckDB transaction, then promote
       store.writePending(record.id, record.source, states);
       const tables = await session.commit(fullRefresh);
@@ -233,6 +240,7 @@ export class SyncEngineImpl implements SyncEngine {
       for (const t of tables) store.observeTable(record.source, t, at);
       await session.discard();
       session = null;
+      phaseDone('swap');
       record.rows = tables.reduce((n, t) => n + t.loaded, 0);
       record.tables = tables.map((t) => ({
         name: t.name,
@@ -250,7 +258,11 @@ export class SyncEngineImpl implements SyncEngine {
       const totalRows = store.tables(record.source).reduce((n, t) => n + t.rows, 0);
       record.status = totalRows === 0 ? 'empty' : 'succeeded';
       // the commit made the serving copy stale: the warehouse publishes it (coalescing bursts of loads)
-      void this.d.warehouse.publishServingCopy().catch((err) => this.d.log.error({ err }, 'publishing the serving copy failed'));
+      const publishStart = performance.now();
+      void this.d.warehouse
+        .publishServingCopy()
+        .then(() => opts.onPhase?.('publish', performance.now() - publishStart))
+        .catch((err) => this.d.log.error({ err }, 'publishing the serving copy failed'));
       for (const hook of this.hooks) {
         try {
           await hook({ source: record.source, syncId: record.id, tables: record.tables, fullRefresh });
@@ -258,6 +270,7 @@ export class SyncEngineImpl implements SyncEngine {
           log.warn(`a post-load check failed: ${redact((e as Error).message, secrets)}`);
         }
       }
+      phaseDone('checks');
       record.finished_at = iso(clock.now());
       store.finishHistory(record);
       log.info(`sync ${record.status}: ${record.rows} rows loaded into ${record.tables.map((t) => t.name).join(', ') || 'no table'}${rejected ? `; ${rejected} malformed row(s) quarantined` : ''}`);

@@ -20,7 +20,12 @@ export interface SyncOptions {
   signal?: AbortSignal;
   /** called after each batch reaches staging (CLI progress bar) */
   onProgress?: (p: SyncProgress) => void;
+  /** called as each phase of the sync ends, with its wall time (the CLI's phase line) */
+  onPhase?: (phase: SyncPhase, ms: number) => void;
 }
+
+/** the phases of a sync, in order: read+load into staging, swap into the raw table, post-load checks; publish runs after, in the background */
+export type SyncPhase = 'load' | 'swap' | 'checks' | 'publish';
 
 export type SyncStatus = 'running' | 'succeeded' | 'failed' | 'cancelled' | 'empty';
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import chokidar, { type FSWatcher } from 'chokidar';
+import type { FSWatcher } from 'chokidar';
 import { BasinError, type BasinConfig, type Logger } from '@basin/core';
 import type { SourcesConfig } from '@basin/plugin-sources/contract';
 import type { SyncEngineImpl } from './engine.js';
@@ -49,6 +49,8 @@ export class FileWatcher {
   async start(): Promise<void> {
     const dirs = this.directories.filter((d) => fs.existsSync(d));
     if (!dirs.length) return;
+    // chokidar loads only when a watched directory exists
+    const { default: chokidar } = await import('chokidar');
     this.watcher = chokidar.watch(dirs, {
       ignoreInitial: true,
       awaitWriteFinish: { stabilityThreshold: 300, pollInterval: 100 },

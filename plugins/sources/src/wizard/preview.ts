@@ -1,4 +1,5 @@
-import { DuckDBInstance } from '@duckdb/node-api';
+// DuckDB loads with the first preview, not with every CLI command
+const duckdb = () => import('@duckdb/node-api');
 import { literal } from '@basin/core';
 import { notConnected, SourceError, type CheckResult, type ReadItem, type ResourceSpec, type SourceContext, type SourceDefinition } from '@basin/sdk';
 
@@ -41,7 +42,7 @@ const cell = (v: unknown): unknown => (typeof v === 'bigint' ? v.toString() : v 
 
 /** the first rows of a file the way the loader reads it (DuckDB's own reader, in memory) */
 async function fileRows(item: Extract<ReadItem, { kind: 'file' }>, limit: number): Promise<{ columns: string[]; rows: unknown[][] }> {
-  const db = await DuckDBInstance.create(':memory:');
+  const db = await (await duckdb()).DuckDBInstance.create(':memory:');
   const c = await db.connect();
   try {
     const reader = item.format === 'csv' ? `read_csv(${literal(item.path)}, header=true)` : item.format === 'json' ? `read_json(${literal(item.path)})` : `read_parquet(${literal(item.path)})`;

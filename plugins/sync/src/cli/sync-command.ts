@@ -4,9 +4,16 @@ import { CliExit, createServiceRef, EXIT, type CliContext } from '@basin/core';
 import type { SyncEngineImpl } from '../engine.js';
 import { runningServer, type ServerInfo } from '@basin/core';
 import { configuredSources } from '@basin/plugin-sources/contract';
-import type { SyncRecord } from '../types.js';
+import type { SyncPhase, SyncRecord } from '../types.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const secs = (ms: number | undefined) => (ms === undefined ? '-' : `${(ms / 1000).toFixed(2)} s`);
+
+function phaseLine(r: SyncRecord, bootMs: number, p: Partial<Record<SyncPhase, number>>): string {
+  const rate = p.load ? ` (${Math.round(r.rows / (p.load / 1000)).toLocaleString('en-US')} rows/s)` : '';
+  return `${r.source}: open ${secs(bootMs)}, load ${secs(p.load)}${rate}, swap ${secs(p.swap)}, checks ${secs(p.checks)}, publish ${secs(p.publish)}`;
+}
 
 function summary(r: SyncRecord): string {
   const tables = r.tables.map((t) => `${t.schema}.${t.name} +${t.rows}`).join(', ');
@@ -55,7 +62,9 @@ async function syncThroughServer(cli: CliContext, server: ServerInfo, names: str
 /** No server: open the project ourselves, with a progress bar per resource. */
 async function syncInProcess(cli: CliContext, projectDir: string, names: string[] | null, fullRefresh: boolean): Promise<SyncRecord[]> {
   const out = (s: string) => cli.stdout.write(`${s}\n`);
+  const bootStart = performance.now();
   const app = await cli.boot({ projectDir, logger: false });
+  const bootMs = performance.now() - bootStart;
   try {
     const engine = app.resolve(createServiceRef<SyncEngineImpl>({ id: 'syncEngine' }));
     const all = configuredSources(app.config);
@@ -77,10 +86,12 @@ async function syncInProcess(cli: CliContext, projectDir: string, names: string[
       : null;
     const bars = new Map<string, cliProgressTypes.SingleBar>();
     const t0 = Date.now();
+    const phases = new Map<string, Partial<Record<SyncPhase, number>>>();
     const ids = wanted.map((name) =>
       engine.start(name, {
         fullRefresh,
         trigger: 'cli',
+        onPhase: (phase, ms) => phases.set(name, { ...phases.get(name), [phase]: ms }),
         onProgress: (p) => {
           const key = `${name}/${p.resource}`;
           const speed = Math.round(p.totalRows / Math.max(0.001, (Date.now() - t0) / 1000));
@@ -97,6 +108,8 @@ async function syncInProcess(cli: CliContext, projectDir: string, names: string[
     multibar?.stop();
     for (const r of records) out(summary(r));
     await engine.idle();
+    // where the time went, phase by phase (the load's rate is rows over the load phase alone)
+    for (const r of records) if (r.status === 'succeeded' || r.status === 'empty') out(phaseLine(r, bootMs, phases.get(r.source) ?? {}));
     return records;
   } finally {
     await app.close();

@@ -1,5 +1,5 @@
-import { DuckDBDataChunk, type DuckDBConnection } from '@duckdb/node-api';
-import duckdb from '@duckdb/node-bindings';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { Vector } from '@duckdb/node-bindings';
 import { ident } from '@basin/core';
 
 /** How a column is typed in staging: the type read_json would infer for the same values. */
@@ -106,7 +106,11 @@ function carrier(kind: Kind): 'DOUBLE' | 'BOOLEAN' | 'VARCHAR' {
  * as one typed-array copy, short ASCII strings too, other strings one by one, NULLs in the validity mask. (node-api's per-item
  * setColumnValues keeps a cache of every value; this writes the vector directly.)
  */
-function fillVector(vector: duckdb.Vector, type: 'DOUBLE' | 'BOOLEAN' | 'VARCHAR', values: unknown[], start: number, count: number, bufs: { f64: Float64Array<ArrayBuffer>; u8: Uint8Array<ArrayBuffer>; mask: Uint8Array<ArrayBuffer>; strings: Uint8Array<ArrayBuffer> }): void {
+// loaded on first use with the node-api, so a process that never loads records never loads DuckDB here
+type Bindings = typeof import('@duckdb/node-bindings');
+let duckdb: Bindings | undefined;
+
+function fillVector(duckdb: Bindings, vector: Vector, type: 'DOUBLE' | 'BOOLEAN' | 'VARCHAR', values: unknown[], start: number, count: number, bufs: { f64: Float64Array<ArrayBuffer>; u8: Uint8Array<ArrayBuffer>; mask: Uint8Array<ArrayBuffer>; strings: Uint8Array<ArrayBuffer> }): void {
   const mask = bufs.mask;
   let nulls = 0;
   const setNull = (i: number) => {
@@ -180,6 +184,8 @@ export async function appendBatch(c: DuckDBConnection, tmp: string, plan: BatchP
   const table = `temp.main.${ident(tmp)}`;
   const carriers = cols.map((col) => carrier(col.kind));
   await c.run(`CREATE OR REPLACE TEMP TABLE ${ident(tmp)} (${cols.map((col, i) => `${ident(col.name)} ${carriers[i]}`).join(', ')})`);
+  const { DuckDBDataChunk } = await import('@duckdb/node-api');
+  const bindings = (duckdb ??= (await import('@duckdb/node-bindings')).default);
   const appender = await c.createAppender(tmp, 'main', 'temp');
   try {
     const types = cols.map((_, i) => appender.columnType(i));
@@ -187,7 +193,7 @@ export async function appendBatch(c: DuckDBConnection, tmp: string, plan: BatchP
     for (let start = 0; start < records.length; start += CHUNK) {
       const count = Math.min(CHUNK, records.length - start);
       const chunk = DuckDBDataChunk.create(types, count);
-      for (let ci = 0; ci < cols.length; ci++) fillVector(duckdb.data_chunk_get_vector(chunk.chunk, ci), carriers[ci]!, plan.values[ci]!, start, count, bufs);
+      for (let ci = 0; ci < cols.length; ci++) fillVector(bindings, bindings.data_chunk_get_vector(chunk.chunk, ci), carriers[ci]!, plan.values[ci]!, start, count, bufs);
       appender.appendDataChunk(chunk);
     }
     appender.flushSync();
