@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { createWarehouseClient, requireProjectConfig, runCli, type WarehouseClient } from '@basin/core';
+import { syncEngineRef } from '@basin/plugin-sync/contract';
 import { bootApp, disableAuth, makeProject } from '@basin/test';
 import { postgresBinDir, startPostgres, type PostgresServer } from '../../../test/support/postgres.js';
 
@@ -124,13 +125,24 @@ test('migrate --to postgres copies raw tables and cursor state, switches project
   assert.equal(status.ok, true);
   assert.equal(status.tables, 2);
   assert.match(status.version, /^PostgreSQL \d+/);
+  // a sync on the PostgreSQL project: DuckDB loads and commits, then the tables go to PostgreSQL
+  fs.writeFileSync(path.join(dir, '.basin/sources.yml'), 'version: "1.0"\nsources:\n  - name: files\n    type: local_files\n    local_files:\n      directory: data/files\n');
+  fs.mkdirSync(path.join(dir, 'data/files'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'data/files/visits.csv'), 'id,page\n1,/home\n2,/pricing\n3,/home\n');
   const app = await bootApp(dir);
   try {
     assert.equal(app.warehouseClient.capabilities.type, 'postgres');
+    const rec = await app.resolve(syncEngineRef).run('files');
+    assert.equal(rec.status, 'succeeded', rec.error ?? '');
+    const visits = (await app.warehouseClient.listTables('raw_files')).filter((t) => !t.name.endsWith('__rejects'));
+    assert.equal(visits.length, 1);
+    const got = await app.warehouseClient.query(`SELECT count(*), count(DISTINCT page) FROM ${app.warehouseClient.capabilities.qualify('raw_files', visits[0]!.name)}`, { timeoutMs: 5000, maxRows: 1 });
+    assert.deepEqual(got.rows[0], ['3', '2']);
+    assert.deepEqual([...(await app.warehouseClient.committedSyncs([rec.id]))], [rec.id]);
     const h = (await app.http.inject({ method: 'GET', url: '/api/health/platform' })).json();
     assert.equal(h.warehouse.type, 'postgres');
     assert.equal(h.warehouse.status, 'ok');
-    assert.equal(h.database.raw_tables, 2);
+    assert.equal(h.database.raw_tables, 3);
     assert.doesNotMatch(JSON.stringify(h), /secret|127\.0\.0\.1/);
   } finally {
     await app.close();
