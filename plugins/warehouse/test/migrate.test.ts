@@ -139,6 +139,15 @@ test('migrate --to postgres copies raw tables and cursor state, switches project
     const got = await app.warehouseClient.query(`SELECT count(*), count(DISTINCT page) FROM ${app.warehouseClient.capabilities.qualify('raw_files', visits[0]!.name)}`, { timeoutMs: 5000, maxRows: 1 });
     assert.deepEqual(got.rows[0], ['3', '2']);
     assert.deepEqual([...(await app.warehouseClient.committedSyncs([rec.id]))], [rec.id]);
+    // the SQL endpoint reads as the read-only role; a write is refused by PostgreSQL itself
+    const ask = (sql: string) => app.http.inject({ method: 'POST', url: '/api/query', headers: { 'x-requested-with': 'XMLHttpRequest' }, payload: { sql } });
+    const ok = await ask('SELECT id, amount FROM raw_shop.orders ORDER BY id LIMIT 2');
+    assert.equal(ok.statusCode, 200, ok.body);
+    assert.deepEqual(ok.json().rows, [['1', '0.00'], ['2', '1.50']]);
+    assert.equal(ok.json().row_count, 2);
+    const write = await ask('DELETE FROM raw_shop.orders');
+    assert.equal(write.statusCode, 400, write.body);
+    assert.equal(write.json().error.code, 'query_not_allowed');
     const h = (await app.http.inject({ method: 'GET', url: '/api/health/platform' })).json();
     assert.equal(h.warehouse.type, 'postgres');
     assert.equal(h.warehouse.status, 'ok');
