@@ -4,6 +4,8 @@
 // dialect. DuckDB (embedded, the default) implements it in ./duckdb-client.ts; server engines come
 // as packages with `"basin": {"kind": "warehouse", "type": "<type>"}` (./registry.ts).
 
+import type { ManagedVenv } from '../python-venv.js';
+
 /** file formats a backend bulk-loads natively from a staged file */
 export type BulkFormat = 'parquet' | 'csv';
 /** how a load lands in its table: add rows, replace the table, or upsert on the primary key */
@@ -135,6 +137,8 @@ export interface DbtTarget {
   profile: Record<string, unknown>;
   /** environment variables dbt needs at run time (the values of the env vars the profile names) */
   env: Record<string, string>;
+  /** the backend's own venv with the adapter (absent for DuckDB: the transform plugin's venv) */
+  venv?: ManagedVenv;
 }
 
 export interface WarehouseHealth {

@@ -24,7 +24,7 @@ import {
   type WarehouseHealth,
 } from '@basin/core';
 import { jsonSafe, pgIdent, pgLiteral, postgresType } from './types.js';
-import { POSTGRES_DBT_REQUIREMENTS } from './dbt.js';
+import { POSTGRES_DBT_REQUIREMENTS, postgresDbtVenv } from './dbt.js';
 
 export interface PostgresSettings {
   host: string;
@@ -359,6 +359,7 @@ export class PostgresWarehouseClient implements WarehouseClient {
         ...(s.ssl ? { sslmode: 'require' } : {}),
       },
       env: password === undefined ? {} : { [s.password_env]: password },
+      venv: postgresDbtVenv,
     };
   }
 

@@ -8,6 +8,8 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { createWarehouseClient, requireProjectConfig, runCli, type WarehouseClient } from '@basin/core';
 import { syncEngineRef } from '@basin/plugin-sync/contract';
+import { txRunnerRef } from '@basin/plugin-transform/contract';
+import { postgresDbtVenv } from '@basin/warehouse-postgres';
 import { bootApp, disableAuth, makeProject } from '@basin/test';
 import { postgresBinDir, startPostgres, type PostgresServer } from '../../../test/support/postgres.js';
 
@@ -143,6 +145,17 @@ test('migrate --to postgres copies raw tables and cursor state, switches project
     const got = await app.warehouseClient.query(`SELECT count(*), count(DISTINCT page) FROM ${app.warehouseClient.capabilities.qualify('raw_files', visits[0]!.name)}`, { timeoutMs: 5000, maxRows: 1 });
     assert.deepEqual(got.rows[0], ['3', '2']);
     assert.deepEqual([...(await app.warehouseClient.committedSyncs([rec.id]))], [rec.id]);
+    // dbt runs in PostgreSQL with dbt-postgres (its own venv) and the profile Basin writes from the target
+    if (postgresDbtVenv.ready(postgresDbtVenv.locate(undefined).dir)) {
+      fs.mkdirSync(path.join(dir, 'tx/models/marts'), { recursive: true });
+      fs.writeFileSync(path.join(dir, 'tx/models/marts/orders_by_day.sql'), "select cast(placed_at as date) as day, count(*) as orders from {{ source('shop', 'orders') }} group by 1\n");
+      fs.writeFileSync(path.join(dir, 'tx/models/marts/sources.yml'), 'version: 2\nsources:\n  - name: shop\n    schema: raw_shop\n    tables:\n      - name: orders\n');
+      const run = await app.resolve(txRunnerRef).run({ command: 'run', select: 'orders_by_day' });
+      assert.equal(run.status, 'succeeded', JSON.stringify(run));
+      const mart = await app.warehouseClient.query('SELECT count(*), sum(orders) FROM main.orders_by_day', { timeoutMs: 5000, maxRows: 1 });
+      assert.deepEqual(mart.rows[0], ['9', '500']);
+      assert.doesNotMatch(fs.readFileSync(path.join(dir, '.basin/tmp/dbt-profiles/profiles.yml'), 'utf8'), /writer-secret/);
+    }
     // the SQL endpoint reads as the read-only role; a write is refused by PostgreSQL itself
     const ask = (sql: string) => app.http.inject({ method: 'POST', url: '/api/query', headers: { 'x-requested-with': 'XMLHttpRequest' }, payload: { sql } });
     const ok = await ask('SELECT id, amount FROM raw_shop.orders ORDER BY id LIMIT 2');
