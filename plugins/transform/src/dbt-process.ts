@@ -10,6 +10,8 @@ export interface DbtInvocation {
   args: string[];
   /** absolute warehouse path, given to profiles.yml as BASIN_DB_PATH */
   dbPath: string;
+  /** a server warehouse: the profiles.yml Basin wrote from its dbt target, and the env it names */
+  target?: { profilesDir: string; env: Record<string, string> };
   timeoutMs: number;
   signal?: AbortSignal;
   onLine?: (line: DbtLogLine) => void;
@@ -29,13 +31,14 @@ export interface DbtExit {
  */
 export function runDbt(inv: DbtInvocation): Promise<DbtExit> {
   return new Promise((resolve) => {
-    const args = [...inv.args, '--project-dir', inv.projectDir, '--profiles-dir', inv.projectDir, '--log-format', 'json', '--log-level', 'debug', '--no-use-colors'];
+    const args = [...inv.args, '--project-dir', inv.projectDir, '--profiles-dir', inv.target?.profilesDir ?? inv.projectDir, '--log-format', 'json', '--log-level', 'debug', '--no-use-colors'];
     const child = spawn(inv.dbt, args, {
       cwd: inv.projectDir,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: {
         ...process.env,
+        ...inv.target?.env,
         BASIN_DB_PATH: inv.dbPath,
         // dbt's anonymous usage tracking would try to reach the internet on every run
         DBT_SEND_ANONYMOUS_USAGE_STATS: 'false',

@@ -50,9 +50,21 @@ export default definePlugin({
     const txDir = config.resolve(config.platform.tx_project_dir);
     const section = (): TxSection => ({ timeout_seconds: 3600, docs_after_run: true, ...(config.section<Partial<TxSection>>('tx') ?? {}) });
     const venv = locateVenv(config.projectDir);
+    // a server warehouse brings its own dbt adapter venv and target (issue 22); DuckDB keeps this plugin's
+    const client = ctx.resolve(coreServices.warehouseClient);
+    const serverVenv = client.capabilities.servingCopy ? undefined : client.dbtTarget().venv;
 
     let installing: Promise<string> | null = null;
     const dbt = (): Promise<string> => {
+      if (serverVenv) {
+        const dir = serverVenv.locate(config.projectDir).dir;
+        if (serverVenv.ready(dir)) return Promise.resolve(serverVenv.executable(dir));
+        installing ??= serverVenv
+          .ensure(dir, (l) => ctx.log.info(`[dbt venv] ${l}`))
+          .then(() => serverVenv.executable(dir))
+          .finally(() => (installing = null));
+        return installing;
+      }
       if (venvReady(venv.dir)) return Promise.resolve(dbtExecutable(venv.dir));
       installing ??= ensureVenv(venv.dir, (l) => ctx.log.info(`[dbt venv] ${l}`))
         .then(() => dbtExecutable(venv.dir))
@@ -64,6 +76,7 @@ export default definePlugin({
     const staging = new StagingStore(ctx.resolve(coreServices.stateDb));
     const runner = new DbtRunner({
       warehouse: ctx.resolve(coreServices.warehouse),
+      server: client.capabilities.servingCopy ? undefined : { client, profilesDir: config.resolve('.basin', 'tmp', 'dbt-profiles') },
       history,
       events: ctx.events,
       clock: ctx.clock,

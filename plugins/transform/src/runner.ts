@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { errors, type Clock, type EventBus, type Logger, type Warehouse } from '@basin/core';
+import { errors, type Clock, type EventBus, type Logger, type Warehouse, type WarehouseClient } from '@basin/core';
+import { serverDbtTarget } from './server-target.js';
 import { readManifest, readRunResults } from './artifacts.js';
 import { FAILED_STATUSES, isProgressLine, type DbtLogLine } from './dbt-log.js';
 import { locateModelError, withLocation } from './error-location.js';
@@ -11,6 +12,8 @@ import type { TxModelResult, TxRunOptions, TxRunRecord, TxRunner } from './types
 
 export interface DbtRunnerDeps {
   warehouse: Warehouse;
+  /** a server warehouse (warehouse.type other than duckdb): dbt runs against it with its dbt target */
+  server?: { client: WarehouseClient; profilesDir: string };
   history: TxHistory;
   events: EventBus;
   clock: Clock;
@@ -238,9 +241,9 @@ export class DbtRunner implements TxRunner {
     let results: TxModelResult[] | null = null;
     const runResults = path.join(this.targetDir, 'run_results.json');
     try {
-      exit = await this.d.warehouse.handoff(async () => {
+      exit = await this.handToDbt(async () => {
         fs.rmSync(runResults, { force: true }); // never read a previous invocation's results
-        const x = await runDbt({ dbt, projectDir: this.d.txDir, args, dbPath: this.d.warehouse.dbPath, timeoutMs: this.d.timeoutMs(), signal, onLine });
+        const x = await runDbt({ dbt, projectDir: this.d.txDir, args, dbPath: this.d.warehouse.dbPath, target: this.serverTarget(), timeoutMs: this.d.timeoutMs(), signal, onLine });
         // read before `docs generate`, which rewrites run_results.json
         results = readRunResults(this.targetDir, readManifest(this.targetDir));
         if (x.code === 0 && !x.stopped && rec.command !== 'test' && this.d.docsAfterRun()) {
@@ -293,9 +296,19 @@ export class DbtRunner implements TxRunner {
     return finish(status, error);
   }
 
+  /** DuckDB: the file is handed to dbt (closed, reopened after); a server warehouse takes dbt beside Basin */
+  private handToDbt<T>(fn: () => Promise<T>): Promise<T> {
+    return this.d.server ? this.d.server.client.exclusive(fn) : this.d.warehouse.handoff(fn);
+  }
+
+  /** the profiles.yml and env of a server warehouse's dbt target (written before each invocation) */
+  private serverTarget(): { profilesDir: string; env: Record<string, string> } | undefined {
+    return this.d.server ? serverDbtTarget(this.d.server.client, this.d.txDir, this.d.server.profilesDir) : undefined;
+  }
+
   /** `dbt docs generate` while the runner still holds the handoff (catalog.json needs the warehouse). */
   private async generateDocsInHandoff(dbt: string, signal: AbortSignal): Promise<boolean> {
-    const x = await runDbt({ dbt, projectDir: this.d.txDir, args: ['docs', 'generate'], dbPath: this.d.warehouse.dbPath, timeoutMs: this.d.timeoutMs(), signal });
+    const x = await runDbt({ dbt, projectDir: this.d.txDir, args: ['docs', 'generate'], dbPath: this.d.warehouse.dbPath, target: this.serverTarget(), timeoutMs: this.d.timeoutMs(), signal });
     if (x.code === 0) this.lastDocsAt = this.d.clock.now();
     else this.d.log.warn({ code: x.code, stderr: x.stderrTail.slice(-500) }, 'dbt docs generate failed');
     return x.code === 0;
@@ -305,7 +318,7 @@ export class DbtRunner implements TxRunner {
   generateDocs(): Promise<boolean> {
     const done = this.chain.then(async () => {
       const dbt = await this.d.dbt();
-      return this.d.warehouse.handoff(() => this.generateDocsInHandoff(dbt, new AbortController().signal));
+      return this.handToDbt(() => this.generateDocsInHandoff(dbt, new AbortController().signal));
     });
     this.chain = done.catch(() => undefined);
     return done;
