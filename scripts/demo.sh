@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # only what running needs: Chromium, PostgreSQL, MariaDB, moto, schemathesis and sshd are for the tests
-node scripts/setup.mjs --skip=chromium,postgresql,mariadb,dovecot,moto,schemathesis-venv,sshd,kafka,ferretdb
+node scripts/setup.mjs --skip=chromium,postgresql,mariadb,dovecot,moto,schemathesis-venv,sshd,kafka,ferretdb,dbt-postgres-venv
 TURBO_TELEMETRY_DISABLED=1 npx turbo run build --output-logs=errors-only
 DEMO=examples/demo
 if [ ! -d "$DEMO/data/uploads/orders" ]; then node "$DEMO/generate-data.mjs"; fi
