@@ -4,8 +4,8 @@
 # examples/demo/dashboards/). Prints the URL (and the first-admin setup link on first run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# only what running needs: Chromium, PostgreSQL, MariaDB, moto, schemathesis and sshd are for the tests
-node scripts/setup.mjs --skip=chromium,postgresql,mariadb,moto,schemathesis-venv,sshd
+# only what running needs: Chromium, PostgreSQL, MariaDB, moto, schemathesis, sshd and Trino are for the tests
+node scripts/setup.mjs --skip=chromium,postgresql,mariadb,moto,schemathesis-venv,sshd,trino
 TURBO_TELEMETRY_DISABLED=1 npx turbo run build --output-logs=errors-only
 DEMO=examples/demo
 if [ ! -d "$DEMO/data/uploads/orders" ]; then node "$DEMO/generate-data.mjs"; fi

@@ -1,0 +1,115 @@
+// Starts a single-host Trino coordinator from the cached install (install.ts) with a configuration
+// from coordinator-config.ts, and waits until it accepts queries. Used by `basin warehouse up` (in the
+// foreground) and by the test support (detached, shared by a whole test run).
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { certificatePath, ICEBERG_CATALOG_DDL, writeCoordinatorConfig, type CoordinatorConfig } from './coordinator-config.js';
+import { installedTrinoHome, javaHome } from './install.js';
+
+export interface LocalCoordinator {
+  /** https://127.0.0.1:<httpsPort>: where clients log in */
+  url: string;
+  /** the self-signed certificate clients trust */
+  certificate: string;
+  pid: number;
+  child: ChildProcess;
+  /** the server log (stdout and stderr of `launcher run`) */
+  logFile: string;
+  /** stops the JVM (SIGTERM, then SIGKILL after 20 s) */
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** keep running after this process exits (its own process group); the caller records the pid */
+  detached?: boolean;
+  /** how long to wait for the coordinator to accept queries; default 180 s (first start ~22 s) */
+  timeoutMs?: number;
+  onProgress?: (line: string) => void;
+}
+
+/** Creates the Iceberg JDBC catalog's tables in its PostgreSQL database (idempotent). */
+export async function prepareCatalogDatabase(db: CoordinatorConfig['catalogDb']): Promise<void> {
+  const client = new pg.Client({ host: db.host, port: db.port, database: db.database, user: db.user, password: db.password });
+  await client.connect();
+  try {
+    for (const ddl of ICEBERG_CATALOG_DDL) await client.query(ddl);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Polls /v1/info until the coordinator reports it finished starting. */
+export async function waitUntilReady(url: string, timeoutMs: number, alive: () => boolean, logFile: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (!alive()) throw new Error(`Trino exited while starting; last lines of ${logFile}:\n${tail(logFile)}`);
+    try {
+      const res = await fetch(`${url}/v1/info`);
+      if (res.ok && (await res.json()).starting === false) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`Trino did not start within ${Math.round(timeoutMs / 1000)} s; last lines of ${logFile}:\n${tail(logFile)}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+export function tail(file: string, bytes = 3000): string {
+  try {
+    const text = fs.readFileSync(file, 'utf8');
+    return text.slice(-bytes);
+  } catch {
+    return '(no log)';
+  }
+}
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Writes the configuration, prepares the catalog database and starts the coordinator. */
+export async function startLocalCoordinator(cfg: CoordinatorConfig, opts: StartOptions = {}): Promise<LocalCoordinator> {
+  const home = installedTrinoHome();
+  const java = javaHome();
+  await prepareCatalogDatabase(cfg.catalogDb);
+  const etc = writeCoordinatorConfig(cfg);
+  const logFile = path.join(cfg.dir, 'server.log');
+  const out = fs.openSync(logFile, 'a');
+  opts.onProgress?.(`starting Trino on port ${cfg.port} (about 20 s)`);
+  const child = spawn(path.join(home, 'bin', 'launcher'), ['run', `--etc-dir=${etc}`, `--data-dir=${path.join(cfg.dir, 'data')}`], {
+    cwd: cfg.dir,
+    detached: opts.detached ?? false,
+    stdio: ['ignore', out, out],
+    env: { ...process.env, JAVA_HOME: java, PATH: `${path.join(java, 'bin')}:${process.env.PATH ?? ''}` },
+  });
+  fs.closeSync(out);
+  if (opts.detached) child.unref();
+  const pid = child.pid;
+  if (!pid) throw new Error('could not start the Trino launcher');
+  const url = `https://127.0.0.1:${cfg.httpsPort}`;
+  const stop = async () => {
+    if (!isAlive(pid)) return;
+    try {
+      process.kill(opts.detached ? -pid : pid, 'SIGTERM');
+    } catch {
+      return;
+    }
+    const deadline = Date.now() + 20_000;
+    while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    if (isAlive(pid)) process.kill(opts.detached ? -pid : pid, 'SIGKILL');
+  };
+  try {
+    await waitUntilReady(`http://127.0.0.1:${cfg.port}`, opts.timeoutMs ?? 180_000, () => isAlive(pid) && child.exitCode === null, logFile);
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+  return { url, certificate: certificatePath(cfg.dir), pid, child, logFile, stop };
+}
