@@ -109,7 +109,7 @@ async function download(url: string, dest: string, log: Log): Promise<void> {
   let shown = 0;
   for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
     got += chunk.length;
-    if (!out.write(chunk)) await new Promise((r) => out.once('drain', r));
+    if (!out.write(chunk)) await new Promise<void>((r) => out.once('drain', () => r()));
     if (total && got - shown > total / 10) {
       shown = got;
       log(`downloaded ${Math.round((got / total) * 100)}% of ${Math.round(total / 1e6)} MB`);
