@@ -68,6 +68,8 @@ test('every platform, auth and api field gets the SPEC default', () => {
     query_memory_mb: 1024,
   });
   assert.deepEqual(p.plugins, []);
+  // issue 22: the embedded DuckDB of platform.db_path unless project.yml picks another backend
+  assert.deepEqual(p.warehouse, { type: 'duckdb' });
 });
 
 test('absent files get their schema defaults (schedules, notifications, monitors, cloud, pii)', () => {

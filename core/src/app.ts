@@ -22,6 +22,8 @@ import { orderPlugins } from './plugin/order.js';
 import type { BasinPlugin, CompanionStatus, HealthContributor, PluginContext, StatusContributor, UiPage } from './plugin/types.js';
 import { coreServices, type ServiceRef } from './plugin/refs.js';
 import { Warehouse } from './store/warehouse.js';
+import type { WarehouseClient } from './warehouse/interface.js';
+import { createWarehouseClient } from './warehouse/open.js';
 import { acquireProjectLock, type ProjectLock } from './project-lock.js';
 import { openSqlite, type SqliteDb } from './store/sqlite.js';
 import type { Logger } from './logger.js';
@@ -57,7 +59,10 @@ export interface BasinApp {
   readonly http: FastifyInstance;
   readonly routeTable: RouteTable;
   readonly permissions: PermissionRegistry;
+  /** the embedded DuckDB engine (DuckDB-only features); see warehouseClient */
   readonly warehouse: Warehouse;
+  /** the project's warehouse backend (`warehouse.type`, DuckDB by default over `warehouse`) */
+  readonly warehouseClient: WarehouseClient;
   readonly stateDb: SqliteDb;
   readonly clock: Clock;
   readonly plugins: BasinPlugin[];
@@ -160,8 +165,12 @@ async function assembleApp(opts: BootOptions, lock: ProjectLock): Promise<BasinA
     onPublishError: (err) => log.error({ err }, 'publishing the serving copy failed; readers keep the previous copy'),
   });
   let stateDb: SqliteDb;
+  let warehouseClient: WarehouseClient;
   try {
     await warehouse.open();
+    // a server backend's client connects lazily: an unreachable server shows in health, not as a failed start
+    warehouseClient = await createWarehouseClient(config, warehouse);
+    if (warehouseClient.capabilities.type !== 'duckdb') await warehouseClient.open();
     stateDb = openSqlite(config.resolve('.basin', 'state.db'));
   } catch (e) {
     await warehouse.close().catch(() => {});
@@ -175,6 +184,7 @@ async function assembleApp(opts: BootOptions, lock: ProjectLock): Promise<BasinA
   container.register({ config: asValue(config), events: asValue(events), clock: asValue(clock), log: asValue(log), http: asValue(http) });
   const pages: UiPage[] = [];
   provide(coreServices.warehouse, warehouse);
+  provide(coreServices.warehouseClient, warehouseClient);
   provide(coreServices.stateDb, stateDb);
   provide(coreServices.routeTable, routeTable);
   provide(coreServices.permissions, permissions);
@@ -240,6 +250,7 @@ async function assembleApp(opts: BootOptions, lock: ProjectLock): Promise<BasinA
     routeTable,
     permissions,
     warehouse,
+    warehouseClient,
     stateDb,
     clock,
     plugins,
@@ -279,6 +290,7 @@ async function assembleApp(opts: BootOptions, lock: ProjectLock): Promise<BasinA
       }
       await http.close();
       await events.idle();
+      if (warehouseClient.capabilities.type !== 'duckdb') await warehouseClient.close().catch((err) => log.error({ err }, 'closing the warehouse failed'));
       await warehouse.close();
       stateDb.close();
       await container.dispose();

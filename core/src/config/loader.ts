@@ -9,6 +9,7 @@ import { locateYaml } from './locate.js';
 import { checkAgainstSchema } from './schema-check.js';
 import { closest } from './suggest.js';
 import { corePlatformSettings, ProjectSection } from './project-schema.js';
+import { warehouseSectionSpec } from '../warehouse/config.js';
 import { manifestPlatformExtensions, platformSectionSchema, type PlatformExtension } from './platform-settings.js';
 
 export const PROJECT_FILE = '.basin/project.yml';
@@ -51,6 +52,7 @@ export function coreSections(projectDir: string, extensions: PlatformExtension[]
     { section: 'project', schema: ProjectSection },
     { section: 'platform', schema: platformSectionSchema(corePlatformSettings, [...manifestPlatformExtensions(projectDir), ...extensions]) },
     { section: 'plugins', schema: Type.Array(Type.String(), { default: [] }) },
+    warehouseSectionSpec(),
   ];
 }
 

@@ -6,7 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 export interface DiscoveredPackage {
   name: string;
   dir: string;
-  kind: 'plugin' | 'source';
+  kind: 'plugin' | 'source' | 'warehouse';
   /** the `basin` field of package.json */
   meta: Record<string, unknown>;
 }
@@ -48,11 +48,11 @@ function readBasinPackage(dir: string): DiscoveredPackage | null {
   if (!fs.existsSync(pj)) return null;
   const json = JSON.parse(fs.readFileSync(pj, 'utf8'));
   const meta = json.basin;
-  if (!meta || (meta.kind !== 'plugin' && meta.kind !== 'source')) return null;
+  if (!meta || (meta.kind !== 'plugin' && meta.kind !== 'source' && meta.kind !== 'warehouse')) return null;
   return { name: json.name, dir, kind: meta.kind, meta };
 }
 
-/** Workspace packages that declare `"basin": {"kind": "plugin" | "source"}` in package.json. */
+/** Workspace packages that declare `"basin": {"kind": "plugin" | "source" | "warehouse"}` in package.json. */
 export function discoverWorkspacePackages(root = findInstallRoot()): DiscoveredPackage[] {
   const pj = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
   const dirs: string[] = (pj.workspaces ?? []).flatMap((w: string) => expandWorkspace(root, w));

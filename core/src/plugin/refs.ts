@@ -2,6 +2,7 @@ import type { Authenticator } from '../http/principal.js';
 import type { RouteTable } from '../http/routes.js';
 import type { PermissionRegistry } from '../rbac.js';
 import type { Warehouse } from '../store/warehouse.js';
+import type { WarehouseClient } from '../warehouse/interface.js';
 import type { SqliteDb } from '../store/sqlite.js';
 import type { BasinApp } from '../app.js';
 import type { UiPage } from './types.js';
@@ -39,7 +40,14 @@ export function createExtensionPoint<T>(opts: { id: string }): ExtensionPoint<T>
 
 /** The services core itself provides to every plugin. */
 export const coreServices = {
+  /**
+   * The embedded DuckDB engine of `platform.db_path` (write queue, dbt hand-off, serving copy). Only
+   * for DuckDB-only features (check `warehouseClient.capabilities`); everything else goes through
+   * `warehouseClient`, which works on every backend.
+   */
   warehouse: createServiceRef<Warehouse>({ id: 'warehouse' }),
+  /** the project's warehouse backend (`warehouse.type`): loads, swaps, reads, catalog, dbt target, health */
+  warehouseClient: createServiceRef<WarehouseClient>({ id: 'warehouseClient' }),
   stateDb: createServiceRef<SqliteDb>({ id: 'stateDb' }),
   permissions: createServiceRef<PermissionRegistry>({ id: 'permissions' }),
   routeTable: createServiceRef<RouteTable>({ id: 'routeTable' }),

@@ -3,18 +3,18 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ManagedVenv, VenvSetupError, type VenvLocation } from '@basin/core';
+import { DUCKDB_DBT_REQUIREMENTS, ManagedVenv, VenvSetupError, type VenvLocation } from '@basin/core';
 
 export { VenvSetupError, type VenvLocation };
 
 /**
- * Pinned toolchain. Python duckdb MUST equal @duckdb/node-api's engine version (1.5.6): a newer
+ * Pinned toolchain (core's DuckDB warehouse backend owns the pins: its dbt target). Python duckdb MUST equal @duckdb/node-api's engine version (1.5.6): a newer
  * Python duckdb may write a storage format the server cannot read (test/compat.test.ts checks it).
  * dbt-core 1.12.1+ needs dbt-core-experimental-parser >= 2.0.0b1, whose PyPI releases are source
  * archives that download a wheel from GitHub while building (no network but the registries here);
  * 2.0.0a4 is the newest with a wheel on PyPI and dbt-core 1.12.0 is the newest 1.12 that accepts it.
  */
-export const TX_REQUIREMENTS = ['dbt-core==1.12.0', 'dbt-core-experimental-parser==2.0.0a4', 'dbt-duckdb==1.11.1', 'duckdb==1.5.6'] as const;
+export const TX_REQUIREMENTS = DUCKDB_DBT_REQUIREMENTS;
 
 /** Basin's install root (the monorepo / package root): src/ and dist/ are both two levels under plugins/transform. */
 export function installRoot(): string {
