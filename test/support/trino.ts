@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { startLocalCoordinator } from '../../plugins/trino/src/local-coordinator.js';
+import { startLocalCoordinator } from '../../plugins/warehouse-trino/src/local-coordinator.js';
 import { freshDatabase, sharedPostgres } from './shared-postgres.js';
 import { sharedServer } from './shared-server.js';
 

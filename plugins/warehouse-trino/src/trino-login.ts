@@ -1,4 +1,4 @@
-// One Trino login over HTTP (trino-client): runs a statement to completion and returns its rows, or
+// One Trino login over HTTP(S) (trino-client): runs a statement to completion and returns its rows, or
 // throws a TrinoQueryError carrying Trino's error name. Cancels the query when a timeout passes.
 import { BasicAuth, Trino, type QueryResult } from 'trino-client';
 
@@ -60,7 +60,9 @@ export class TrinoLogin {
 
   /** Runs one statement to completion. */
   async run(sql: string, opts: RunOptions = {}): Promise<TrinoResult> {
-    const iter = await this.trino.query(sql);
+    // Trino enforces the time limit itself too (EXCEEDED_TIME_LIMIT), so a query never outlives it
+    const session = opts.timeoutMs ? { query_max_run_time: `${Math.max(1, Math.ceil(opts.timeoutMs))}ms` } : undefined;
+    const iter = await this.trino.query({ query: sql, ...(session ? { session } : {}) });
     const columns: TrinoResult['columns'] = [];
     const rows: unknown[][] = [];
     let queryId: string | undefined;

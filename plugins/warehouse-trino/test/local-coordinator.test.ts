@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { TrinoLogin, TrinoQueryError } from '../src/client.js';
+import { TrinoLogin, TrinoQueryError } from '../src/trino-login.js';
 import { sharedTrino, type TrinoTestServer } from '../../../test/support/trino.js';
 
 let trino: TrinoTestServer;

@@ -66,6 +66,8 @@ export function writeCoordinatorConfig(cfg: CoordinatorConfig): string {
   const heap = cfg.heapMb ?? 2048;
   const url = `http://127.0.0.1:${cfg.port}`;
   fs.writeFileSync(path.join(etc, 'node.properties'), properties({ 'node.environment': 'basin', 'node.id': crypto.randomUUID(), 'node.data-dir': data }));
+  // C1 only (-XX:TieredStopAtLevel=1): a single host with few cores starts faster and runs Basin's
+  // short statements faster; a real cluster has its own jvm.config
   fs.writeFileSync(
     path.join(etc, 'jvm.config'),
     [`-server`, `-Xmx${heap}M`, '-XX:+UseG1GC', '-XX:+ExitOnOutOfMemoryError', '-XX:+HeapDumpOnOutOfMemoryError', '-XX:-OmitStackTraceInFastThrow', '-Djdk.attach.allowAttachSelf=true', '-XX:TieredStopAtLevel=1', ''].join('\n'),
@@ -132,6 +134,8 @@ export function writeCoordinatorConfig(cfg: CoordinatorConfig): string {
       'hive.metastore': 'file',
       'hive.metastore.catalog.dir': 'local:///hive-metastore',
       'hive.non-managed-table-writes-enabled': true,
+      // DuckDB writes microsecond timestamps; the default (milliseconds) rejects timestamp(6) columns
+      'hive.timestamp-precision': 'MICROSECONDS',
       'fs.native-local.enabled': true,
       'local.location': cfg.lakeDir,
     }),
