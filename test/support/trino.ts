@@ -1,5 +1,5 @@
 // One Trino coordinator for the whole test run (shared-server.ts), configured by the same code as
-// `basin warehouse up` (plugins/trino/src/coordinator-config.ts): the Iceberg JDBC catalog in the
+// `basin warehouse up` (plugins/warehouse-trino/src/coordinator-config.ts): the Iceberg JDBC catalog in the
 // run's shared PostgreSQL, files on local disk, a Hive file-metastore catalog for Parquet staging, a
 // writer and a read-only reader. First start takes ~20 s; every later test file reuses it.
 import crypto from 'node:crypto';

@@ -341,10 +341,11 @@ export class TrinoWarehouseClient implements WarehouseClient {
 
   async listTables(schema?: string): Promise<TableInfo[]> {
     const prefix = this.settings.schema_prefix;
-    const where = [`starts_with(table_schema, ${literal(prefix)})`, `table_schema <> 'information_schema'`, `table_schema <> ${literal(this.schemaName(META))}`];
+    // `system` is the JDBC catalog's own bookkeeping namespace as the Iceberg connector lists it
+    const where = [`starts_with(table_schema, ${literal(prefix)})`, `table_schema NOT IN ('information_schema', 'system')`, `table_schema <> ${literal(this.schemaName(META))}`];
     if (schema !== undefined) where.push(`table_schema = ${literal(this.schemaName(schema))}`);
     const rows = await this.r().rows<{ table_schema: string; table_name: string; table_type: string }>(
-      `SELECT table_schema, table_name, table_type FROM ${ident(this.settings.catalog)}.information_schema.tables WHERE ${where.join(' AND ')} ORDER BY table_schema, table_name`,
+      `SELECT DISTINCT table_schema, table_name, table_type FROM ${ident(this.settings.catalog)}.information_schema.tables WHERE ${where.join(' AND ')} ORDER BY table_schema, table_name`,
     );
     return rows.map((x) => ({ schema: x.table_schema.slice(prefix.length), name: x.table_name, kind: x.table_type === 'VIEW' ? 'view' : 'table' }));
   }

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { certificatePath, ICEBERG_CATALOG_DDL, writeCoordinatorConfig, type CoordinatorConfig } from './coordinator-config.js';
-import { installedTrinoHome, javaHome } from './install.js';
+import { installedTrinoHome, javaHome, TRINO_VERSION } from './install.js';
 
 export interface LocalCoordinator {
   /** https://127.0.0.1:<httpsPort>: where clients log in */
@@ -82,7 +82,7 @@ export async function startLocalCoordinator(cfg: CoordinatorConfig, opts: StartO
   const etc = writeCoordinatorConfig(cfg);
   const logFile = path.join(cfg.dir, 'server.log');
   const out = fs.openSync(logFile, 'a');
-  opts.onProgress?.(`starting Trino on port ${cfg.port} (about 20 s)`);
+  opts.onProgress?.(`starting Trino ${TRINO_VERSION} on https://127.0.0.1:${cfg.httpsPort} (about 20-30 s)`);
   const child = spawn(path.join(home, 'bin', 'launcher'), ['run', `--etc-dir=${etc}`, `--data-dir=${path.join(cfg.dir, 'data')}`], {
     cwd: cfg.dir,
     detached: opts.detached ?? false,
