@@ -258,6 +258,10 @@ export class DuckDBWarehouseClient implements WarehouseClient {
     return { adapter: 'duckdb', requirements: DUCKDB_DBT_REQUIREMENTS, profile: { type: 'duckdb', path: this.engine.dbPath, threads: 1 }, env: {} };
   }
 
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    return this.engine.handoff(fn);
+  }
+
   publish(): Promise<void> {
     return this.engine.publishServingCopy();
   }

@@ -173,6 +173,11 @@ export interface WarehouseClient {
   unload(schema: string, table: string, file: StagedFile): Promise<{ rows: number }>;
   /** dbt's target for this warehouse */
   dbtTarget(): DbtTarget;
+  /**
+   * Runs `fn` while an outside process (dbt) writes the warehouse: DuckDB waits for its queued writes,
+   * closes the file and reopens it after; a server engine just runs `fn`.
+   */
+  exclusive<T>(fn: () => Promise<T>): Promise<T>;
   /** publishes what readers outside the engine see (DuckDB: the serving copy); a no-op for server engines */
   publish(): Promise<void>;
   health(): Promise<WarehouseHealth>;

@@ -1,0 +1,206 @@
+// Warehouse-level tests, run against every backend in test/support/warehouse-backends.ts (DuckDB
+// always, PostgreSQL started once for this file): load, incremental, kill mid-load, drift, PII
+// sampling, catalog, query guard, dbt with a staging model and a mart.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { stringify } from 'yaml';
+import type { WarehouseClient } from '@basin/core';
+import { tempDir } from '@basin/test';
+import { clientFor, warehousesUnderTest, type RunningWarehouse } from './support/warehouse-backends.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const RAW = 'raw_people';
+const PEOPLE = [
+  { name: 'id', type: 'BIGINT', nullable: false },
+  { name: 'name', type: 'VARCHAR', nullable: true },
+  { name: 'email', type: 'VARCHAR', nullable: true },
+  { name: 'country', type: 'VARCHAR', nullable: true },
+];
+const LIMITS = { timeoutMs: 10_000, maxRows: 1000 };
+
+function csv(dir: string, name: string, header: string, rows: string[]): string {
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, [header, ...rows].join('\n') + '\n');
+  return file;
+}
+const person = (i: number, country = i % 2 ? 'DE' : 'FR') => `${i},Person ${i},person${i}@example.com,${country}`;
+
+async function scalar(client: WarehouseClient, sql: string): Promise<unknown> {
+  await client.publish();
+  return (await client.query(sql, LIMITS)).rows[0]?.[0];
+}
+
+for (const backend of warehousesUnderTest) {
+  const why = backend.unavailable();
+  describe(`warehouse backend: ${backend.type}`, { skip: why ?? false }, () => {
+    let dir: string;
+    let running: RunningWarehouse;
+    let client: WarehouseClient;
+    const q = (t: string) => client.capabilities.qualify(RAW, t);
+
+    before(async () => {
+      dir = tempDir();
+      running = await backend.start(dir);
+      client = await clientFor(dir, running);
+    });
+    after(async () => {
+      await client?.close();
+      await running?.stop();
+    });
+
+    test('capabilities and health name the backend', async () => {
+      assert.equal(client.capabilities.type, backend.type);
+      assert.ok(client.capabilities.bulkFormats.includes('csv'));
+      const h = await client.health();
+      assert.equal(h.ok, true, h.message);
+      assert.equal(h.type, backend.type);
+      assert.doesNotMatch(JSON.stringify(h), /secret/);
+    });
+
+    test('load: a staged CSV swaps in with its cursor state, typed as declared', async () => {
+      const file = csv(dir, 'p1.csv', 'id,name,email,country', Array.from({ length: 100 }, (_, i) => person(i + 1)));
+      const staged = await client.loadStaged({ schema: RAW, staging: '_basin_staging__people__s1', file: { path: file, format: 'csv' }, columns: PEOPLE });
+      assert.equal(staged.rows, 100);
+      // staged, not swapped: readers see nothing yet
+      assert.equal(await client.describeTable(RAW, 'people'), null);
+      const swapped = await client.swap({ source: 'crm', syncId: 's1', resources: [{ schema: RAW, table: 'people', staging: '_basin_staging__people__s1', disposition: 'replace' }], cursor: { updated_at: '2026-01-01' } });
+      assert.deepEqual(swapped, [{ schema: RAW, table: 'people', rows: 100 }]);
+      assert.equal(Number(await scalar(client, `SELECT count(*) FROM ${q('people')}`)), 100);
+      assert.deepEqual(await client.cursorState('crm'), { updated_at: '2026-01-01' });
+      assert.deepEqual([...(await client.committedSyncs(['s1', 'nope']))], ['s1']);
+      const cols = (await client.describeTable(RAW, 'people'))!;
+      assert.deepEqual(cols.map((c) => c.name), ['id', 'name', 'email', 'country']);
+      assert.match(cols[0]!.type, /^(BIGINT|bigint)$/);
+    });
+
+    test('incremental: append adds rows, merge replaces rows by key, cursor advances with them', async () => {
+      const more = csv(dir, 'p2.csv', 'id,name,email,country', [person(101), person(102)]);
+      await client.loadStaged({ schema: RAW, staging: '_basin_staging__people__s2', file: { path: more, format: 'csv' }, columns: PEOPLE });
+      await client.swap({ source: 'crm', syncId: 's2', resources: [{ schema: RAW, table: 'people', staging: '_basin_staging__people__s2', disposition: 'append' }], cursor: { updated_at: '2026-01-02' } });
+      assert.equal(Number(await scalar(client, `SELECT count(*) FROM ${q('people')}`)), 102);
+      const upd = csv(dir, 'p3.csv', 'id,name,email,country', [`1,Renamed,person1@example.com,IT`, person(103)]);
+      await client.loadStaged({ schema: RAW, staging: '_basin_staging__people__s3', file: { path: upd, format: 'csv' }, columns: PEOPLE });
+      const [t] = await client.swap({ source: 'crm', syncId: 's3', resources: [{ schema: RAW, table: 'people', staging: '_basin_staging__people__s3', disposition: 'merge', primaryKey: ['id'] }], cursor: { updated_at: '2026-01-03' } });
+      assert.equal(t!.rows, 103);
+      assert.equal(await scalar(client, `SELECT name FROM ${q('people')} WHERE id = 1`), 'Renamed');
+      assert.equal(Number(await scalar(client, `SELECT count(*) FROM ${q('people')} WHERE id = 1`)), 1);
+      assert.deepEqual(await client.cursorState('crm'), { updated_at: '2026-01-03' });
+    });
+
+    test('a failing swap changes nothing: tables, marker and cursor stay', async () => {
+      const bad = csv(dir, 'p4.csv', 'id,name,email,country', [person(200)]);
+      await client.loadStaged({ schema: RAW, staging: '_basin_staging__people__s4', file: { path: bad, format: 'csv' }, columns: PEOPLE });
+      await assert.rejects(
+        client.swap({
+          source: 'crm',
+          syncId: 's4',
+          resources: [
+            { schema: RAW, table: 'people', staging: '_basin_staging__people__s4', disposition: 'append' },
+            { schema: RAW, table: 'ghost', staging: '_basin_staging__ghost__s4', disposition: 'append' },
+          ],
+          cursor: { updated_at: '2026-09-09' },
+        }),
+      );
+      assert.equal(Number(await scalar(client, `SELECT count(*) FROM ${q('people')}`)), 103);
+      assert.deepEqual(await client.cursorState('crm'), { updated_at: '2026-01-03' });
+      assert.equal((await client.committedSyncs(['s4'])).size, 0);
+      assert.equal(await client.dropStaleStaging(), 1);
+    });
+
+    test('kill mid-load: a process killed after staging leaves the table, marker and cursor as they were', async () => {
+      const big = csv(dir, 'p5.csv', 'id,name,email,country', Array.from({ length: 5000 }, (_, i) => person(1000 + i)));
+      // DuckDB: one process holds the file; the killed process takes it over meanwhile
+      const embedded = client.capabilities.type === 'duckdb';
+      if (embedded) await client.close();
+      const child = spawn(process.execPath, ['--conditions=development', '--import', 'tsx', path.join(here, 'fixtures', 'warehouse-stage-child.ts'), JSON.stringify({ projectDir: dir, section: running.section, env: running.env, csv: big, schema: RAW, staging: '_basin_staging__people__s5' })], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let err = '';
+      child.stderr.on('data', (b) => (err += b));
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (b: Buffer) => b.toString().includes('staged') && resolve());
+        child.on('exit', (code) => reject(new Error(`child exited ${code} before staging: ${err}`)));
+      });
+      child.kill('SIGKILL');
+      await new Promise((r) => child.once('exit', r));
+      if (embedded) client = await clientFor(dir, running);
+      assert.equal(Number(await scalar(client, `SELECT count(*) FROM ${q('people')}`)), 103);
+      assert.deepEqual(await client.cursorState('crm'), { updated_at: '2026-01-03' });
+      assert.equal((await client.committedSyncs(['s5'])).size, 0);
+      assert.equal(await client.dropStaleStaging(), 1, 'the killed load left its staging table; start-up drops it');
+      assert.ok(!(await client.listTables(RAW)).some((t) => t.name.includes('staging')));
+    });
+
+    test('drift: an appended batch with a new column widens the table; old rows read NULL', async () => {
+      const file = csv(dir, 'p6.csv', 'id,name,email,country,phone', [`300,Neu,neu@example.com,AT,+43 1 234`]);
+      await client.loadStaged({ schema: RAW, staging: '_basin_staging__people__s6', file: { path: file, format: 'csv' }, columns: [...PEOPLE, { name: 'phone', type: 'VARCHAR', nullable: true }] });
+      await client.swap({ source: 'crm', syncId: 's6', resources: [{ schema: RAW, table: 'people', staging: '_basin_staging__people__s6', disposition: 'append' }] });
+      const cols = (await client.describeTable(RAW, 'people'))!.map((c) => c.name);
+      assert.deepEqual(cols, ['id', 'name', 'email', 'country', 'phone']);
+      assert.equal(Number(await scalar(client, `SELECT count(*) FROM ${q('people')} WHERE phone IS NULL`)), 103);
+      assert.equal(await scalar(client, `SELECT phone FROM ${q('people')} WHERE id = 300`), '+43 1 234');
+    });
+
+    test('PII sampling: a capped sample and an approximate distinct count in the dialect', async () => {
+      await client.publish();
+      const sample = await client.query(`SELECT email FROM ${q('people')} ORDER BY id`, { timeoutMs: 10_000, maxRows: 25 });
+      assert.equal(sample.rows.length, 25);
+      assert.equal(sample.truncated, true);
+      assert.ok(sample.rows.every((r) => /@example\.com$/.test(String(r[0]))));
+      const distinct = Number((await client.query(`SELECT ${client.capabilities.approxDistinct(client.capabilities.quoteIdent('country'))} FROM ${q('people')}`, LIMITS)).rows[0]![0]);
+      assert.ok(distinct >= 3 && distinct <= 5, `about 4 countries, got ${distinct}`);
+    });
+
+    test('catalog: tables and columns, without Basin bookkeeping or staging', async () => {
+      const tables = await client.listTables();
+      assert.ok(tables.some((t) => t.schema === RAW && t.name === 'people' && t.kind === 'table'));
+      assert.ok(!tables.some((t) => t.schema === '_basin_meta'));
+      assert.equal(await client.describeTable(RAW, 'nope'), null);
+      assert.deepEqual(await client.listTables('no_such_schema'), []);
+    });
+
+    test('query guard: the read-only user cannot write; one statement; timeout; caps', async () => {
+      await client.publish();
+      for (const sql of [`DELETE FROM ${q('people')}`, `CREATE TABLE ${q('evil')} (x int)`, `INSERT INTO ${q('people')} (id) VALUES (9)`, `DROP TABLE ${q('people')}`]) {
+        await assert.rejects(client.query(sql, LIMITS), (e: Error) => /read.only|permission|cannot|not allowed|denied/i.test(e.message), sql);
+      }
+      await assert.rejects(client.query(`SELECT 1; DELETE FROM ${q('people')}`, LIMITS));
+      assert.equal(Number(await scalar(client, `SELECT count(*) FROM ${q('people')}`)), 104);
+      const slow = client.capabilities.type === 'postgres' ? 'SELECT pg_sleep(5)' : 'SELECT count(*) FROM range(100000000) a, range(1000) b';
+      await assert.rejects(client.query(slow, { timeoutMs: 300, maxRows: 10 }), /cancelled|interrupt/i);
+    });
+
+    test('dbt: a staging model and a mart run through the backend\'s dbt target', async (t) => {
+      const venv = running.dbtVenv;
+      if ('missing' in venv) return t.skip(venv.missing);
+      const target = client.dbtTarget();
+      const tx = path.join(dir, 'tx');
+      fs.mkdirSync(path.join(tx, 'models', 'staging'), { recursive: true });
+      fs.mkdirSync(path.join(tx, 'models', 'marts'), { recursive: true });
+      fs.writeFileSync(path.join(tx, 'dbt_project.yml'), stringify({ name: 'wh', version: '1.0.0', profile: 'basin', 'config-version': 2, models: { wh: { staging: { '+materialized': 'view' }, marts: { '+materialized': 'table' } } } }));
+      fs.writeFileSync(path.join(tx, 'profiles.yml'), stringify({ basin: { target: 'dev', outputs: { dev: target.profile } } }));
+      fs.writeFileSync(path.join(tx, 'models', 'staging', 'sources.yml'), stringify({ version: 2, sources: [{ name: 'crm', schema: RAW, tables: [{ name: 'people' }] }] }));
+      fs.writeFileSync(path.join(tx, 'models', 'staging', 'stg_crm__people.sql'), "select id, lower(email) as email, country from {{ source('crm', 'people') }}\n");
+      fs.writeFileSync(path.join(tx, 'models', 'marts', 'people_by_country.sql'), "select country, count(*) as people from {{ ref('stg_crm__people') }} group by country\n");
+      assert.doesNotMatch(fs.readFileSync(path.join(tx, 'profiles.yml'), 'utf8'), /writer-secret/, 'secrets stay in the environment');
+      const r = await client.exclusive(async () =>
+        spawnSync(path.join(venv.dir, 'bin', 'dbt'), ['run', '--project-dir', tx, '--profiles-dir', tx], {
+          cwd: tx,
+          encoding: 'utf8',
+          env: { ...process.env, ...target.env, DBT_SEND_ANONYMOUS_USAGE_STATS: 'false', DBT_NO_VERSION_CHECK: '1' },
+          timeout: 240_000,
+        }),
+      );
+      assert.equal(r.status, 0, r.stdout + r.stderr);
+      const schema = String(target.profile.schema ?? 'main');
+      const res = await (async () => {
+        await client.publish();
+        return client.query(`SELECT country, people FROM ${client.capabilities.qualify(schema, 'people_by_country')} ORDER BY country`, LIMITS);
+      })();
+      assert.deepEqual(res.rows.map((x) => [x[0], Number(x[1])]), [['AT', 1], ['DE', 51], ['FR', 51], ['IT', 1]]);
+      assert.ok((await client.listTables(schema)).some((x) => x.name === 'stg_crm__people' && x.kind === 'view'));
+    });
+  });
+}
