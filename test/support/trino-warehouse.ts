@@ -7,8 +7,9 @@ import { dbtTrinoVenv } from '@basin/warehouse-trino';
 import { installedTrinoHome, javaHome } from '../../plugins/warehouse-trino/src/install.js';
 import { postgresBinDir } from './postgres.js';
 import { sharedTrino } from './trino.js';
+import type { RunningWarehouse, WarehouseUnderTest } from './warehouse-backends.js';
 
-export const trinoUnderTest = {
+export const trinoUnderTest: WarehouseUnderTest = {
   type: 'trino',
   unavailable(): string | null {
     if (!postgresBinDir()) return 'PostgreSQL server binaries are not installed (node scripts/setup.mjs postgresql)';
@@ -20,7 +21,7 @@ export const trinoUnderTest = {
       return (e as Error).message;
     }
   },
-  async start(projectDir: string) {
+  async start(projectDir: string): Promise<RunningWarehouse> {
     const trino = await sharedTrino();
     const prefix = `t${crypto.randomBytes(4).toString('hex')}_`;
     const u = new URL(trino.url);

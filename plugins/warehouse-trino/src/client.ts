@@ -81,6 +81,9 @@ export class TrinoWarehouseClient implements WarehouseClient {
   private writer: TrinoLogin | null = null;
   private reader: TrinoLogin | null = null;
   private metaReady = false;
+  private readonly schemas = new Set<string>();
+  /** what loadStaged learnt about its staging tables (saves a catalog round trip in the swap) */
+  private readonly staged = new Map<string, { columns: Array<{ name: string; duckType: string }>; rows: number }>();
 
   constructor(
     readonly settings: TrinoSettings,
@@ -133,6 +136,8 @@ export class TrinoWarehouseClient implements WarehouseClient {
     this.writer = null;
     this.reader = null;
     this.metaReady = false;
+    this.schemas.clear();
+    this.staged.clear();
   }
 
   private w(): TrinoLogin {
@@ -146,7 +151,9 @@ export class TrinoWarehouseClient implements WarehouseClient {
   }
 
   async ensureSchema(schema: string): Promise<void> {
+    if (this.schemas.has(schema)) return;
     await this.w().run(`CREATE SCHEMA IF NOT EXISTS ${ident(this.settings.catalog)}.${ident(this.schemaName(schema))}`);
+    this.schemas.add(schema);
   }
 
   private async ensureMeta(): Promise<void> {
@@ -174,10 +181,13 @@ export class TrinoWarehouseClient implements WarehouseClient {
     // the DuckDB types travel in the table comment: the swap needs them to type instants (with time zone)
     const comment = JSON.stringify(staged.columns.map((c) => [c.name, c.duckType]));
     await this.w().run(`CREATE TABLE ${this.stagingTable(req.schema, req.staging)} (${cols}) COMMENT ${literal(comment)} WITH (external_location = ${literal(location)}, format = 'PARQUET')`);
+    this.staged.set(`${req.schema}.${req.staging}`, { columns: staged.columns.map(({ name, duckType }) => ({ name, duckType })), rows: staged.rows });
     return { rows: staged.rows };
   }
 
   private async stagedColumns(schema: string, staging: string): Promise<Array<{ name: string; duckType: string }> | null> {
+    const known = this.staged.get(`${schema}.${staging}`);
+    if (known) return known.columns;
     const rows = await this.w().rows<{ comment: string | null }>(
       `SELECT comment FROM system.metadata.table_comments WHERE catalog_name = ${literal(this.settings.staging_catalog)} AND schema_name = ${literal(this.schemaName(schema))} AND table_name = ${literal(staging)}`,
     );
@@ -191,14 +201,18 @@ export class TrinoWarehouseClient implements WarehouseClient {
       if (!(e instanceof TrinoQueryError && e.errorName === 'SCHEMA_NOT_FOUND')) throw e;
     });
     fs.rmSync(this.stageDir(schema, staging), { recursive: true, force: true });
+    this.staged.delete(`${schema}.${staging}`);
   }
 
   /** the id of a table's current snapshot; null when the table does not exist (or has none) */
   private async currentSnapshot(schema: string, table: string): Promise<number | null | 'absent'> {
-    const cols = await this.describeTable(schema, table);
-    if (!cols) return 'absent';
-    const rows = await this.w().rows<{ snapshot_id: number }>(`SELECT snapshot_id FROM ${ident(this.settings.catalog)}.${ident(this.schemaName(schema))}.${ident(`${table}$refs`)} WHERE name = 'main'`);
-    return rows[0]?.snapshot_id ?? null;
+    try {
+      const rows = await this.w().rows<{ snapshot_id: number }>(`SELECT snapshot_id FROM ${ident(this.settings.catalog)}.${ident(this.schemaName(schema))}.${ident(`${table}$refs`)} WHERE name = 'main'`);
+      return rows[0]?.snapshot_id ?? null;
+    } catch (e) {
+      if (e instanceof TrinoQueryError && (e.errorName === 'TABLE_NOT_FOUND' || e.errorName === 'SCHEMA_NOT_FOUND')) return 'absent';
+      throw e;
+    }
   }
 
   async swap(req: SwapRequest): Promise<SwappedTable[]> {
@@ -223,9 +237,10 @@ export class TrinoWarehouseClient implements WarehouseClient {
     try {
       for (const { res, columns } of plans) {
         await this.ensureSchema(res.schema);
-        await this.swapOne(res, columns);
-        const n = await this.w().run(`SELECT count(*) FROM ${this.table(res.schema, res.table)}`);
-        out.push({ schema: res.schema, table: res.table, rows: Number(n.rows[0]![0]) });
+        const replaced = await this.swapOne(res, columns);
+        const known = replaced ? this.staged.get(`${res.schema}.${res.staging}`)?.rows : undefined;
+        const rows = known ?? Number((await this.w().run(`SELECT count(*) FROM ${this.table(res.schema, res.table)}`)).rows[0]![0]);
+        out.push({ schema: res.schema, table: res.table, rows });
       }
       // the commit point: one Iceberg commit with the marker and the cursor state
       const cursor = req.cursor === undefined ? 'NULL' : literal(JSON.stringify(req.cursor));
@@ -234,12 +249,14 @@ export class TrinoWarehouseClient implements WarehouseClient {
       await this.rollbackIntents(req.syncId).catch(() => undefined);
       throw e;
     }
-    await this.w().run(`DELETE FROM ${this.table(META, 'swap_intents')} WHERE sync_id = ${literal(req.syncId)}`);
+    // the intents of a committed sync stay (they are ignored once its marker exists): deleting them
+    // would cost one more Iceberg commit per swap
     for (const { res } of plans) await this.dropStagingTable(res.schema, res.staging);
     return out;
   }
 
-  private async swapOne(res: SwapRequest['resources'][number], columns: Array<{ name: string; duckType: string }>): Promise<void> {
+  /** swaps one resource in one Iceberg commit (after widening for drift); true when it replaced the table */
+  private async swapOne(res: SwapRequest['resources'][number], columns: Array<{ name: string; duckType: string }>): Promise<boolean> {
     const target = this.table(res.schema, res.table);
     const staging = this.stagingTable(res.schema, res.staging);
     const select = (names: string[]) =>
@@ -252,7 +269,7 @@ export class TrinoWarehouseClient implements WarehouseClient {
     const existing = await this.describeTable(res.schema, res.table);
     if (res.disposition === 'replace' || !existing) {
       await this.w().run(`CREATE OR REPLACE TABLE ${target} AS SELECT ${select(columns.map((c) => c.name))} FROM ${staging}`);
-      return;
+      return true;
     }
     // drift: new columns widen the table first (old rows read NULL)
     for (const c of columns) {
@@ -264,7 +281,7 @@ export class TrinoWarehouseClient implements WarehouseClient {
     const present = names.filter((n) => columns.some((c) => c.name === n));
     if (res.disposition === 'append') {
       await this.w().run(`INSERT INTO ${target} (${present.map(ident).join(', ')}) SELECT ${select(present)} FROM ${staging}`);
-      return;
+      return false;
     }
     const key = res.primaryKey!;
     const on = key.map((k) => `t.${ident(k)} = s.${ident(k)}`).join(' AND ');
@@ -274,6 +291,7 @@ export class TrinoWarehouseClient implements WarehouseClient {
         (set.length ? ` WHEN MATCHED THEN UPDATE SET ${set.join(', ')}` : '') +
         ` WHEN NOT MATCHED THEN INSERT (${present.map(ident).join(', ')}) VALUES (${present.map((n) => `s.${ident(n)}`).join(', ')})`,
     );
+    return false;
   }
 
   /** puts every table a sync's swap touched back at the snapshot its intent recorded, then forgets the intent */
