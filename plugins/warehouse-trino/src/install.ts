@@ -107,7 +107,10 @@ async function download(url: string, dest: string, log: Log): Promise<void> {
   const out = fs.createWriteStream(part);
   let got = 0;
   let shown = 0;
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+  const reader = res.body.getReader();
+  for (;;) {
+    const { done, value: chunk } = await reader.read();
+    if (done) break;
     got += chunk.length;
     if (!out.write(chunk)) await new Promise<void>((r) => out.once('drain', () => r()));
     if (total && got - shown > total / 10) {
