@@ -46,7 +46,7 @@ test('Parquet written by DuckDB loads into an Iceberg table through a Hive stagi
   c.closeSync();
   await writer.run(`CREATE SCHEMA IF NOT EXISTS ${trino.stagingCatalog}.${schema}`);
   await writer.run(
-    `CREATE TABLE ${trino.stagingCatalog}.${schema}.orders (id bigint, customer varchar, ordered_at timestamp(3)) WITH (external_location = 'local:///stage/${schema}/orders', format = 'PARQUET')`,
+    `CREATE TABLE ${trino.stagingCatalog}.${schema}.orders (id bigint, customer varchar, ordered_at timestamp(6)) WITH (external_location = 'local:///stage/${schema}/orders', format = 'PARQUET')`,
   );
   await writer.run(`CREATE TABLE ${trino.catalog}.${schema}.orders AS SELECT * FROM ${trino.stagingCatalog}.${schema}.orders`);
   await writer.run(`DROP TABLE ${trino.stagingCatalog}.${schema}.orders`);
