@@ -127,10 +127,8 @@ export class TrinoWarehouseClient implements WarehouseClient {
     return new TrinoLogin({ server: this.settings.url, user, password, catalog: this.settings.catalog, ca });
   }
 
-  async open(): Promise<void> {
-    this.writer ??= this.login(this.settings.user, this.settings.password_env);
-    this.reader ??= this.login(this.settings.read_user, this.settings.read_password_env);
-  }
+  /** connects lazily (first statement): a missing password or a stopped coordinator shows in health(), not as a failed start */
+  async open(): Promise<void> {}
 
   async close(): Promise<void> {
     this.writer = null;
@@ -141,13 +139,11 @@ export class TrinoWarehouseClient implements WarehouseClient {
   }
 
   private w(): TrinoLogin {
-    if (!this.writer) throw new Error('the Trino warehouse is not open');
-    return this.writer;
+    return (this.writer ??= this.login(this.settings.user, this.settings.password_env));
   }
 
   private r(): TrinoLogin {
-    if (!this.reader) throw new Error('the Trino warehouse is not open');
-    return this.reader;
+    return (this.reader ??= this.login(this.settings.read_user, this.settings.read_password_env));
   }
 
   async ensureSchema(schema: string): Promise<void> {
@@ -444,7 +440,6 @@ export class TrinoWarehouseClient implements WarehouseClient {
   async health(): Promise<WarehouseHealth> {
     const started = performance.now();
     try {
-      await this.open();
       const rows = await this.r().rows<{ v: string }>('SELECT node_version AS v FROM system.runtime.nodes WHERE coordinator LIMIT 1');
       return { type: 'trino', ok: true, version: `Trino ${rows[0]?.v ?? ''}`.trim(), latencyMs: Math.round(performance.now() - started), location: this.location };
     } catch (e) {
