@@ -200,10 +200,10 @@ export class TrinoWarehouseClient implements WarehouseClient {
     this.staged.delete(`${schema}.${staging}`);
   }
 
-  /** the id of a table's current snapshot; null when the table does not exist (or has none) */
-  private async currentSnapshot(schema: string, table: string): Promise<number | null | 'absent'> {
+  /** the id of a table's current snapshot as decimal text (64-bit: a JS number would round it) */
+  private async currentSnapshot(schema: string, table: string): Promise<string | null | 'absent'> {
     try {
-      const rows = await this.w().rows<{ snapshot_id: number }>(`SELECT snapshot_id FROM ${ident(this.settings.catalog)}.${ident(this.schemaName(schema))}.${ident(`${table}$refs`)} WHERE name = 'main'`);
+      const rows = await this.w().rows<{ snapshot_id: string }>(`SELECT CAST(snapshot_id AS varchar) AS snapshot_id FROM ${ident(this.settings.catalog)}.${ident(this.schemaName(schema))}.${ident(`${table}$refs`)} WHERE name = 'main'`);
       return rows[0]?.snapshot_id ?? null;
     } catch (e) {
       if (e instanceof TrinoQueryError && (e.errorName === 'TABLE_NOT_FOUND' || e.errorName === 'SCHEMA_NOT_FOUND')) return 'absent';
@@ -225,7 +225,7 @@ export class TrinoWarehouseClient implements WarehouseClient {
     const intents: string[] = [];
     for (const { res } of plans) {
       const snap = await this.currentSnapshot(res.schema, res.table);
-      const id = snap === 'absent' ? 'NULL' : String(snap ?? -1);
+      const id = snap === 'absent' ? 'NULL' : /^-?\d+$/.test(snap ?? '') ? snap! : '-1';
       intents.push(`(${literal(req.syncId)}, ${literal(req.source)}, ${literal(res.schema)}, ${literal(res.table)}, CAST(${id} AS bigint), current_timestamp)`);
     }
     await this.w().run(`INSERT INTO ${this.table(META, 'swap_intents')} VALUES ${intents.join(', ')}`);
@@ -242,7 +242,11 @@ export class TrinoWarehouseClient implements WarehouseClient {
       const cursor = req.cursor === undefined ? 'NULL' : literal(JSON.stringify(req.cursor));
       await this.w().run(`INSERT INTO ${this.table(META, 'syncs')} VALUES (${literal(req.syncId)}, ${literal(req.source)}, ${cursor}, current_timestamp)`);
     } catch (e) {
-      await this.rollbackIntents(req.syncId).catch(() => undefined);
+      try {
+        await this.rollbackIntents(req.syncId);
+      } catch (rollback) {
+        throw new Error(`${(e as Error).message}; rolling the swap back failed too (${(rollback as Error).message}); the next start retries the rollback`);
+      }
       throw e;
     }
     // the intents of a committed sync stay (they are ignored once its marker exists): deleting them
@@ -292,13 +296,14 @@ export class TrinoWarehouseClient implements WarehouseClient {
 
   /** puts every table a sync's swap touched back at the snapshot its intent recorded, then forgets the intent */
   private async rollbackIntents(syncId: string): Promise<void> {
-    const rows = await this.w().rows<{ schema_name: string; table_name: string; snapshot_id: number | null }>(
-      `SELECT schema_name, table_name, snapshot_id FROM ${this.table(META, 'swap_intents')} WHERE sync_id = ${literal(syncId)}`,
+    const rows = await this.w().rows<{ schema_name: string; table_name: string; snapshot_id: string | null }>(
+      `SELECT schema_name, table_name, CAST(snapshot_id AS varchar) AS snapshot_id FROM ${this.table(META, 'swap_intents')} WHERE sync_id = ${literal(syncId)}`,
     );
     for (const r of rows) {
       const target = this.table(r.schema_name, r.table_name);
+      // null: the swap created the table; -1: it existed without a snapshot (empty), nothing to restore
       if (r.snapshot_id === null) await this.w().run(`DROP TABLE IF EXISTS ${target}`);
-      else if (r.snapshot_id >= 0) {
+      else if (r.snapshot_id !== '-1') {
         const now = await this.currentSnapshot(r.schema_name, r.table_name);
         if (now !== r.snapshot_id) await this.w().run(`ALTER TABLE ${target} EXECUTE rollback_to_snapshot(${r.snapshot_id})`);
       }
