@@ -37,6 +37,7 @@ export const duckdbCapabilities: WarehouseCapabilities = {
   quoteIdent: ident,
   quoteLiteral: literal,
   qualify: (schema, table) => `${ident(schema)}.${ident(table)}`,
+  sample: (table, rows) => `${table} USING SAMPLE reservoir(${Math.max(1, Math.floor(rows))} ROWS) REPEATABLE (42)`,
 };
 
 /** a portable type in DuckDB's spelling */
@@ -83,6 +84,15 @@ async function ensureMeta(c: Conn): Promise<void> {
   await c.run(`CREATE SCHEMA IF NOT EXISTS ${ident(META)}`);
   await c.run(`CREATE TABLE IF NOT EXISTS ${ident(META)}.sync_commits (sync_id VARCHAR PRIMARY KEY, source VARCHAR, committed_at TIMESTAMP)`);
   await c.run(`CREATE TABLE IF NOT EXISTS ${ident(META)}.cursor_state (source VARCHAR PRIMARY KEY, sync_id VARCHAR, state JSON, updated_at TIMESTAMP)`);
+}
+
+/** at most maxRows + 1 rows of a statement, JSON-safe */
+async function readCapped(c: Conn, sql: string, opts: QueryOptions): Promise<QueryResult> {
+  const reader = await c.streamAndReadUntil(sql, opts.maxRows + 1);
+  const rows = (await reader.getRowsJson()) as unknown[][];
+  const names = reader.columnNames();
+  const types = reader.columnTypes().map((t) => t.toString());
+  return { columns: names.map((name, i) => ({ name, type: types[i]! })), rows: rows.slice(0, opts.maxRows), truncated: rows.length > opts.maxRows };
 }
 
 export class DuckDBWarehouseClient implements WarehouseClient {
@@ -191,6 +201,7 @@ export class DuckDBWarehouseClient implements WarehouseClient {
    * "user"): a write or a file read is refused by the engine itself. Interrupted at the timeout.
    */
   async query(sql: string, opts: QueryOptions): Promise<QueryResult> {
+    if (opts.internal) return this.engine.read((c) => readCapped(c, sql, opts));
     await this.engine.servingCopyReady(opts.timeoutMs);
     if (!fs.existsSync(this.engine.servingPath)) await this.engine.publishServingCopy();
     const inst = await Warehouse.openReadOnly(this.engine.servingPath);
@@ -201,11 +212,7 @@ export class DuckDBWarehouseClient implements WarehouseClient {
       conn.interrupt();
     }, opts.timeoutMs);
     try {
-      const reader = await conn.streamAndReadUntil(sql, opts.maxRows + 1);
-      const rows = (await reader.getRowsJson()) as unknown[][];
-      const names = reader.columnNames();
-      const types = reader.columnTypes().map((t) => t.toString());
-      return { columns: names.map((name, i) => ({ name, type: types[i]! })), rows: rows.slice(0, opts.maxRows), truncated: rows.length > opts.maxRows };
+      return await readCapped(conn, sql, opts);
     } catch (e) {
       if (timedOut) throw new Error(`The query ran longer than ${Math.round(opts.timeoutMs / 1000)} s and was cancelled.`, { cause: e });
       throw e;
@@ -225,12 +232,14 @@ export class DuckDBWarehouseClient implements WarehouseClient {
     return this.engine.read(async (c) => {
       const rows = (
         await c.runAndReadAll(
-          `SELECT schema_name, table_name AS name, 'table' AS kind FROM duckdb_tables() WHERE database_name = current_database() AND NOT internal${where}
-           UNION ALL SELECT schema_name, view_name, 'view' FROM duckdb_views() WHERE database_name = current_database() AND NOT internal${where}
+          `SELECT schema_name, table_name AS name, 'table' AS kind, estimated_size AS est FROM duckdb_tables() WHERE database_name = current_database() AND NOT internal${where}
+           UNION ALL SELECT schema_name, view_name, 'view', NULL FROM duckdb_views() WHERE database_name = current_database() AND NOT internal${where}
            ORDER BY 1, 2`,
         )
-      ).getRowObjectsJson() as Array<{ schema_name: string; name: string; kind: 'table' | 'view' }>;
-      return rows.filter((r) => r.schema_name !== META && !r.name.startsWith(WAREHOUSE_STAGING_PREFIX)).map((r) => ({ schema: r.schema_name, name: r.name, kind: r.kind }));
+      ).getRowObjectsJson() as Array<{ schema_name: string; name: string; kind: 'table' | 'view'; est: string | number | null }>;
+      return rows
+        .filter((r) => r.schema_name !== META && !r.name.startsWith(WAREHOUSE_STAGING_PREFIX))
+        .map((r) => ({ schema: r.schema_name, name: r.name, kind: r.kind, estimatedRows: r.est === null ? null : Number(r.est) }));
     });
   }
 

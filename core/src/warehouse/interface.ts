@@ -36,6 +36,8 @@ export interface WarehouseCapabilities {
   quoteLiteral(value: string): string;
   /** a fully qualified table name in the dialect */
   qualify(schema: string, table: string): string;
+  /** a FROM item of about `rows` rows of `table` (a qualified name), repeatable where the engine can (PII sampling) */
+  sample(table: string, rows: number): string;
 }
 
 /** a column as the engine reports it (`type` in the engine's own spelling) */
@@ -49,6 +51,8 @@ export interface TableInfo {
   schema: string;
   name: string;
   kind: 'table' | 'view';
+  /** the engine's row estimate from its statistics (no scan); null for views or when unknown */
+  estimatedRows?: number | null;
 }
 
 /** a file staged on local disk for a bulk load */
@@ -106,6 +110,12 @@ export interface QueryOptions {
   timeoutMs: number;
   /** at most this many rows come back; `truncated` says there were more */
   maxRows: number;
+  /**
+   * SQL Basin wrote itself from catalog names (PII samples, profiles), never user text: DuckDB may run
+   * it on the live warehouse instead of the serving copy (it must see a load that just committed).
+   * Server engines still use the read-only user.
+   */
+  internal?: boolean;
 }
 
 export interface QueryResult {

@@ -29,6 +29,7 @@ export default definePlugin({
     ctx.page({ path: '/catalog', title: 'Catalog', permission: 'governance.view', section: 'Data', order: 40, file: uiFile('catalog.js') });
     const targetDir = ctx.config.resolve(ctx.config.platform.tx_project_dir, 'target');
     const catalog = new Catalog(
+      ctx.resolve(coreServices.warehouseClient),
       ctx.resolve(coreServices.warehouse),
       new CatalogStore(ctx.resolve(coreServices.stateDb)),
       new ArtifactReader(targetDir, (m) => ctx.log.warn(m)),

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { errors, type Clock, type Warehouse } from '@basin/core';
+import { errors, type Clock, type Warehouse, type WarehouseClient } from '@basin/core';
 import type { GovernanceView } from '@basin/plugin-governance/contract';
 import type { ArtifactReader } from './artifacts.js';
 import { columnLineageFromParseTree, type ColumnLineage } from './column-lineage.js';
@@ -42,6 +42,9 @@ export class Catalog {
   private lineageCache = new Map<string, ColumnLineage[] | null>();
 
   constructor(
+    /** the project's warehouse: tables, columns, profiles */
+    private readonly client: WarehouseClient,
+    /** the embedded DuckDB, only as a SQL parser for column lineage (json_serialize_sql touches no data) */
     private readonly warehouse: Warehouse,
     private readonly store: CatalogStore,
     private readonly artifacts: ArtifactReader,
@@ -50,7 +53,7 @@ export class Catalog {
   ) {}
 
   async graph(): Promise<CatalogGraph> {
-    return buildGraph(this.artifacts.load(), await listWarehouseTables(this.warehouse));
+    return buildGraph(this.artifacts.load(), await listWarehouseTables(this.client));
   }
 
   async models() {
@@ -96,7 +99,7 @@ export class Catalog {
     const cached = this.store.profile(n.schema, n.relation);
     if (cached || !n.in_warehouse || (n.estimated_rows ?? 0) > AUTO_PROFILE_MAX_ROWS) return cached;
     try {
-      const p = await profileTable(this.warehouse, n.schema, n.relation, this.clock.now());
+      const p = await profileTable(this.client, n.schema, n.relation, this.clock.now());
       if (p) this.store.saveProfile(p);
       return p;
     } catch {
@@ -156,11 +159,7 @@ export class Catalog {
     for (const n of g.nodes.values()) if (n.kind === 'raw' && n.source === source && (n.name === `${source}.${table}` || n.relation === table) && n.schema && n.relation) candidates.push([n.schema, n.relation]);
     candidates.push([`raw_${source}`, table], [source, table]);
     for (const [schema, rel] of candidates) {
-      const rows = await this.warehouse.query<{ n: number }>(
-        'SELECT count(*)::INTEGER AS n FROM information_schema.tables WHERE table_catalog = current_database() AND table_schema = $schema AND table_name = $table',
-        { schema, table: rel },
-      );
-      if (rows[0]!.n > 0) {
+      if ((await this.client.describeTable(schema, rel)) !== null) {
         const node = [...g.nodes.values()].find((x) => x.schema === schema && x.relation === rel) ?? null;
         return { schema, table: rel, node };
       }
@@ -185,7 +184,7 @@ export class Catalog {
 
   async profile(source: string, table: string): Promise<TableProfile & { source: string }> {
     const t = await this.resolveTable(source, table);
-    const p = await profileTable(this.warehouse, t.schema, t.table, this.clock.now());
+    const p = await profileTable(this.client, t.schema, t.table, this.clock.now());
     if (!p) throw errors.notFound(`Table "${table}" of source "${source}"`, { source, table });
     this.store.saveProfile(p);
     return { source, ...p };

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Warehouse } from '@basin/core';
+import { DuckDBWarehouseClient, Warehouse } from '@basin/core';
 import { scanTable } from '../src/pii/scanner.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -64,7 +64,7 @@ export async function evaluatePiiSet(dir: string, opts = { sampleRows: 100, minM
     };
     const errors: string[] = [];
     for (const table of tables) {
-      const found = new Map((await scanTable(wh, 'pii_eval', table, opts.sampleRows, opts)).map((f) => [f.column, f.entity_type as string]));
+      const found = new Map((await scanTable(new DuckDBWarehouseClient(wh), 'pii_eval', table, opts.sampleRows, opts)).map((f) => [f.column, f.entity_type as string]));
       for (const t of truth.filter((x) => x.table === table)) {
         const got = found.get(t.column) ?? null;
         if (t.entity && got === t.entity) bump(t.entity, 'tp');

@@ -31,7 +31,7 @@ export default definePlugin({
     const settings: GovernanceSettings = ctx.config.section<GovernanceSettings>('governance') ?? GovernanceSection.default;
     const store = new GovernanceStore(ctx.resolve(coreServices.stateDb));
     const overrides = new OverridesReader(ctx.config, ctx.log);
-    const gov = new Governance(store, ctx.resolve(coreServices.warehouse), ctx.events, ctx.clock, ctx.log, { ...defaults(), ...settings }, overrides, () => {
+    const gov = new Governance(store, ctx.resolve(coreServices.warehouseClient), ctx.events, ctx.clock, ctx.log, { ...defaults(), ...settings }, overrides, () => {
       const history = ctx.tryResolve(syncHistoryRef);
       if (!history) return null;
       return history.failures().map((f) => ({ source: f.source, sync_id: f.id, error: f.error, failed_at: f.finished_at ?? f.started_at }));

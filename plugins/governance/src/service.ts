@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { errors, type Clock, type EventBus, type Logger, type Warehouse } from '@basin/core';
+import { errors, type Clock, type EventBus, type Logger, type WarehouseClient } from '@basin/core';
 import type { GovernanceSettings } from './config.js';
 import { diffSchemas, isBreaking, type ColumnSchema, type DriftChange } from './drift.js';
 import type { OverridesReader, PiiOverrideRecord } from './overrides.js';
@@ -64,7 +64,7 @@ export interface SourceAttention {
 export class Governance {
   constructor(
     private readonly store: GovernanceStore,
-    private readonly warehouse: Warehouse,
+    private readonly warehouse: WarehouseClient,
     private readonly events: EventBus,
     private readonly clock: Clock,
     private readonly log: Logger,

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { Warehouse } from '@basin/core';
+import { DuckDBWarehouseClient, Warehouse } from '@basin/core';
 import { rmrf, tempDir } from '@basin/test';
 import { addressScore } from '../src/pii/addresses.js';
 import { classifyColumn } from '../src/pii/classify.js';
@@ -89,7 +89,7 @@ test('dates of birth in DATE and TIMESTAMP columns are sampled and checked; othe
     await c.run(`CREATE TABLE s.people AS SELECT DATE '1950-01-01' + INTERVAL (i * 97) DAY AS geburtsdatum, TIMESTAMP '1960-03-01' + INTERVAL (i * 31) DAY AS date_of_birth,
       DATE '2025-01-01' + INTERVAL (i) DAY AS order_date, DATE '2025-01-01' + INTERVAL (i) DAY AS birthday_campaign FROM range(50) t(i)`);
   });
-  const found = await scanTable(wh, 's', 'people', 100, opts);
+  const found = await scanTable(new DuckDBWarehouseClient(wh), 's', 'people', 100, opts);
   const by = new Map(found.map((f) => [f.column, f]));
   assert.equal(by.get('geburtsdatum')?.entity_type, 'date_of_birth');
   assert.equal(by.get('geburtsdatum')?.sample_count, 50);

@@ -1,6 +1,6 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { Warehouse } from '@basin/core';
+import { DuckDBWarehouseClient, Warehouse } from '@basin/core';
 import { tempDir, rmrf } from '@basin/test';
 import path from 'node:path';
 import { classifyColumn } from '../src/pii/classify.js';
@@ -182,7 +182,7 @@ test('precision and recall on a generated table with known PII and look-alike co
   dirs.push(dir);
   const wh = await generatedTable(dir);
   try {
-    const found = await scanTable(wh, 'raw_shop', 'customers', 100, opts);
+    const found = await scanTable(new DuckDBWarehouseClient(wh), 'raw_shop', 'customers', 100, opts);
     const got = new Map(found.map((f) => [f.column, f.entity_type]));
     let tp = 0;
     let fp = 0;

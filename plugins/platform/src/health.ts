@@ -20,13 +20,16 @@ export async function platformHealth(app: BasinApp): Promise<Record<string, unkn
   const critical: string[] = [];
   const warnings: string[] = [];
   let database: Record<string, unknown>;
+  // the backend's own health (issue 22): type, reachable, round trip; where it is stays out of this public answer
+  const wh = await app.warehouseClient.health();
+  const warehouse = { type: wh.type, status: wh.ok ? 'ok' : 'error', latency_ms: wh.latencyMs ?? null };
   try {
-    const rows = await app.warehouse.query<{ s: string; t: string }>(
-      "SELECT table_schema AS s, table_name AS t FROM information_schema.tables WHERE table_catalog = current_database() AND table_schema NOT IN ('information_schema', 'pg_catalog')",
-    );
+    if (!wh.ok) throw new Error(wh.message ?? 'no answer');
+    const rows = (await app.warehouseClient.listTables()).map((t) => ({ s: t.schema, t: t.name }));
     const count = (l: Layer) => rows.filter((r) => layerOf(r.s, r.t) === l).length;
     let size = 0;
-    for (const f of [app.warehouse.dbPath, `${app.warehouse.dbPath}.wal`]) size += fs.existsSync(f) ? fs.statSync(f).size : 0;
+    // the embedded file's size; a server engine's storage is its own
+    if (app.warehouseClient.capabilities.servingCopy) for (const f of [app.warehouse.dbPath, `${app.warehouse.dbPath}.wal`]) size += fs.existsSync(f) ? fs.statSync(f).size : 0;
     database = { status: 'ok', size_mb: round(size / 1048576), tables: rows.length, raw_tables: count('raw'), staging_tables: count('staging'), intermediate_tables: count('intermediate'), marts_tables: count('marts') };
   } catch (e) {
     critical.push(`warehouse unreachable: ${(e as Error).message}`);
@@ -49,6 +52,7 @@ export async function platformHealth(app: BasinApp): Promise<Record<string, unkn
     status: 'healthy',
     timestamp: app.clock.now().toISOString(),
     database,
+    warehouse,
     disk,
     sync_failures: [],
     tx_failures: [],

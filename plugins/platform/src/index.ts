@@ -6,7 +6,6 @@ import { biFileSpec, cloudFileSpec } from './config.js';
 import { platformHealth } from './health.js';
 import { platformPermissions } from './permissions.js';
 import { ConfigBody, StatusBody } from './responses.js';
-import { registerWarehouseUpCommand } from './warehouse-up-command.js';
 
 /** a page module of this plugin (served by the web plugin with its folder, ctx.page) */
 const uiFile = (name: string): string => fileURLToPath(new URL(`../ui/${name}`, import.meta.url));
@@ -19,9 +18,6 @@ export default definePlugin({
   name: 'platform',
   permissions: Object.values(platformPermissions),
   configFiles: [cloudFileSpec, biFileSpec],
-  commands(cli) {
-    registerWarehouseUpCommand(cli);
-  },
   register(ctx) {
     ctx.page({ path: '/', title: 'Overview', section: 'Data', order: 10, file: uiFile('overview.js') });
     ctx.page({ path: '/health', title: 'Health', section: 'Operate', order: 30, file: uiFile('health.js') });

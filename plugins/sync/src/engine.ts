@@ -1,10 +1,11 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
-import { BasinError, errors, literal, type BasinConfig, type Clock, type EventBus, type Logger, type Warehouse } from '@basin/core';
+import { BasinError, errors, literal, type BasinConfig, type Clock, type EventBus, type Logger, type Warehouse, type WarehouseClient } from '@basin/core';
 import type { SourceEntry, SourceRegistry, SourcesConfig } from '@basin/plugin-sources/contract';
 import { notImplemented, SourceError, type OAuthToken, type ResourceSpec, type SourceDefinition, type SourceLogger } from '@basin/sdk';
 import { buildSourceContext, redact } from './context.js';
 import { committedSyncIds, dropStaleStaging, LoadSession } from './loader.js';
+import { shipToServerWarehouse } from './load/server-warehouse.js';
 import type { SyncStore } from './store.js';
 import type { PostLoadHook, SyncEngine, SyncOptions, SyncRecord } from './types.js';
 import { syncErrors } from './errors.js';
@@ -22,6 +23,8 @@ export interface EngineDeps {
   /** the live list of configured sources (an edit of sources.yml is taken in) */
   sources: SourcesConfig;
   warehouse: Warehouse;
+  /** a server warehouse (warehouse.type other than duckdb) that receives what each sync committed */
+  serverWarehouse?: { local: WarehouseClient; server: WarehouseClient };
   store: SyncStore;
   events: EventBus;
   clock: Clock;
@@ -224,6 +227,11 @@ export class SyncEngineImpl implements SyncEngine {
       if (fullRefresh) store.clearState(record.source);
       store.promotePending(record.id, at);
       for (const t of tables) store.observeTable(record.source, t, at);
+      if (this.d.serverWarehouse) {
+        const { local, server } = this.d.serverWarehouse;
+        const names = tables.flatMap((t) => [t.name, ...(t.rejectsTable ? [t.rejectsTable.split('.').pop()!] : [])]);
+        await shipToServerWarehouse(local, server, { schema: session.schema, source: record.source, syncId: record.id, tables: names, cursor: store.state(record.source), tmpDir: path.join(config.projectDir, '.basin', 'tmp', `ship-${record.id}`) });
+      }
       await session.discard();
       session = null;
       record.rows = tables.reduce((n, t) => n + t.loaded, 0);

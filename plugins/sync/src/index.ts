@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import multipart from '@fastify/multipart';
-import { addLogRedactor, coreServices, definePlugin, removeServerInfo, writeServerInfo, type PluginContext } from '@basin/core';
+import { addLogRedactor, coreServices, definePlugin, DuckDBWarehouseClient, removeServerInfo, writeServerInfo, type PluginContext, type Warehouse, type WarehouseClient } from '@basin/core';
 import { redactSecrets } from '@basin/sdk';
 import { Type } from '@sinclair/typebox';
 import { rawSchema, sourceOAuthRef, sourcePermissions, sourceRegistryRef, sourcesConfigRef, sourceStatusPoint } from '@basin/plugin-sources/contract';
@@ -60,6 +60,8 @@ export default definePlugin({
       registry,
       sources,
       warehouse,
+      // a server backend gets each sync's tables after DuckDB, the load engine, committed them
+      serverWarehouse: serverWarehouse(ctx.resolve(coreServices.warehouseClient), warehouse),
       store,
       events: ctx.events,
       clock: ctx.clock,
@@ -120,3 +122,7 @@ export default definePlugin({
     });
   },
 });
+
+function serverWarehouse(client: WarehouseClient, engine: Warehouse): { local: WarehouseClient; server: WarehouseClient } | undefined {
+  return client.capabilities.servingCopy ? undefined : { local: new DuckDBWarehouseClient(engine), server: client };
+}

@@ -52,13 +52,16 @@ export const postgresCapabilities: WarehouseCapabilities = {
   quoteIdent: pgIdent,
   quoteLiteral: pgLiteral,
   qualify: (schema, table) => `${pgIdent(schema)}.${pgIdent(table)}`,
+  // TABLESAMPLE is by percent and tsm_system_rows is an extension: the first rows the scan meets
+  sample: (table, rows) => `(SELECT * FROM ${table} LIMIT ${Math.max(1, Math.floor(rows))}) AS basin_sample`,
 };
 
 /** an error that says which environment variable to set (never its value) */
 class MissingSecretError extends Error {}
 
 export class PostgresWarehouseClient implements WarehouseClient {
-  readonly capabilities = postgresCapabilities;
+  /** `qualify` applies this warehouse's schema_prefix */
+  readonly capabilities: WarehouseCapabilities = { ...postgresCapabilities, qualify: (schema, table) => this.q(schema, table) };
   private writer: pg.Pool | null = null;
   private reader: pg.Pool | null = null;
   /** rows COPY reported per staging table, so a replace swap need not count them again */
@@ -291,13 +294,21 @@ export class PostgresWarehouseClient implements WarehouseClient {
     return this.write(async (c) => {
       const prefix = this.settings.schema_prefix;
       const r = await c.query(
-        `SELECT table_schema, table_name, table_type FROM information_schema.tables
+        `SELECT table_schema, table_name, table_type,
+                (SELECT CASE WHEN c.reltuples < 0 THEN NULL ELSE c.reltuples::bigint END FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                  WHERE n.nspname = table_schema AND c.relname = table_name AND c.relkind IN ('r', 'p')) AS est
+         FROM information_schema.tables
          WHERE table_schema NOT IN ('pg_catalog', 'information_schema') AND table_schema NOT LIKE 'pg\\_%' AND left(table_schema, $1) = $2
            AND ($3::text IS NULL OR table_schema = $3) ORDER BY 1, 2`,
         [prefix.length, prefix, schema === undefined ? null : this.schemaName(schema)],
       );
       return r.rows
-        .map((x) => ({ schema: String(x.table_schema).slice(prefix.length), name: String(x.table_name), kind: (x.table_type === 'VIEW' ? 'view' : 'table') as TableInfo['kind'] }))
+        .map((x) => ({
+          schema: String(x.table_schema).slice(prefix.length),
+          name: String(x.table_name),
+          kind: (x.table_type === 'VIEW' ? 'view' : 'table') as TableInfo['kind'],
+          estimatedRows: x.est === null ? null : Number(x.est),
+        }))
         .filter((t) => t.schema !== META && !t.name.startsWith(WAREHOUSE_STAGING_PREFIX));
     });
   }

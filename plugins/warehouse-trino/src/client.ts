@@ -63,6 +63,8 @@ export const trinoCapabilities = (catalog: string, prefix: string): WarehouseCap
   transactionalDdl: false,
   servingCopy: false,
   approxDistinct: (expr) => `approx_distinct(${expr})`,
+  // the first rows Trino reads (splits in parallel): no full scan; not random, like PostgreSQL's
+  sample: (table, rows) => `(SELECT * FROM ${table} LIMIT ${Math.max(1, Math.floor(rows))}) AS basin_sample`,
   quoteIdent: ident,
   quoteLiteral: literal,
   qualify: (schema, table) => `${ident(catalog)}.${ident(prefix + schema)}.${ident(table)}`,

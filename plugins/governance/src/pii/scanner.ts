@@ -1,4 +1,4 @@
-import { ident, type Warehouse } from '@basin/core';
+import type { WarehouseClient } from '@basin/core';
 import { isMetadataColumn } from '../schema-reader.js';
 import { classifyColumn, isInspectableType, type ClassifyOptions, type ColumnVerdict } from './classify.js';
 
@@ -10,20 +10,17 @@ export interface ColumnScan extends ColumnVerdict {
  * Samples up to `sampleRows` rows of a table (reservoir sample, repeatable) in one query and
  * classifies every column. Values stay in memory for the scan only; results carry masked examples.
  */
-export async function scanTable(warehouse: Warehouse, schema: string, table: string, sampleRows: number, opts: ClassifyOptions): Promise<ColumnScan[]> {
-  const cols = (
-    await warehouse.query<{ column_name: string; data_type: string }>(
-      'SELECT column_name, data_type FROM information_schema.columns WHERE table_catalog = current_database() AND table_schema = $schema AND table_name = $table ORDER BY ordinal_position',
-      { schema, table },
-    )
-  ).filter((c) => !isMetadataColumn(c.column_name));
+export async function scanTable(warehouse: WarehouseClient, schema: string, table: string, sampleRows: number, opts: ClassifyOptions): Promise<ColumnScan[]> {
+  const cols = ((await warehouse.describeTable(schema, table)) ?? []).filter((c) => !isMetadataColumn(c.name)).map((c) => ({ column_name: c.name, data_type: c.type }));
   if (!cols.length) return [];
   const inspect = cols.filter((c) => isInspectableType(c.data_type));
   let rows: Array<Record<string, string | null>> = [];
   if (inspect.length) {
-    const select = inspect.map((c, i) => `CAST(${ident(c.column_name)} AS VARCHAR) AS c${i}`).join(', ');
+    const cap = warehouse.capabilities;
+    const select = inspect.map((c, i) => `CAST(${cap.quoteIdent(c.column_name)} AS VARCHAR) AS c${i}`).join(', ');
     const n = Math.max(1, Math.floor(sampleRows));
-    rows = await warehouse.query(`SELECT ${select} FROM ${ident(schema)}.${ident(table)} USING SAMPLE reservoir(${n} ROWS) REPEATABLE (42)`);
+    const res = await warehouse.query(`SELECT ${select} FROM ${cap.sample(cap.qualify(schema, table), n)}`, { timeoutMs: 120_000, maxRows: n, internal: true });
+    rows = res.rows.map((r) => Object.fromEntries(r.map((v, i) => [`c${i}`, v === null || v === undefined ? null : String(v)])));
   }
   const out: ColumnScan[] = [];
   for (const c of cols) {

@@ -2,20 +2,15 @@
 // with its Iceberg catalog in a local PostgreSQL) in the foreground, until Ctrl-C. A backend without a
 // local server (DuckDB is a file; PostgreSQL and Trino clusters are the operator's) says so.
 import path from 'node:path';
-import { CliExit, EXIT, warehouseBackend, warehouseBackendContext, type CliContext, type LocalWarehouseServer } from '@basin/core';
+import { CliExit, EXIT, requireProjectConfig, warehouseBackend, warehouseBackendContext, type CliContext, type LocalWarehouseServer } from '@basin/core';
 
-export function registerWarehouseUpCommand(cli: CliContext): void {
-  const out = (s: string) => cli.stdout.write(`${s}\n`);
-  // `basin warehouse` may already exist (migrate, status): add to it
-  const group = cli.program.commands.find((c) => c.name() === 'warehouse') ?? cli.program.command('warehouse').description("The project's warehouse backend");
-  group
-    .command('up')
+/** `basin warehouse up` under the `warehouse` command group */
+export function registerWarehouseUpCommand(wh: CliContext['program'], out: (line: string) => void): void {
+  wh.command('up')
     .option('--project <dir>', 'project directory', process.cwd())
     .description('Start a local server of the project\'s warehouse backend (Trino: a single-host coordinator) and keep it running until Ctrl-C')
     .action(async (o: { project: string }) => {
-      const app = await cli.boot({ projectDir: path.resolve(o.project) });
-      const ctx = warehouseBackendContext(app.config);
-      await app.close();
+      const ctx = warehouseBackendContext(await requireProjectConfig(path.resolve(o.project)));
       const type = String(ctx.settings.type);
       const backend = await warehouseBackend(type);
       if (!backend.up) throw new CliExit(EXIT.failure, `basin warehouse up: the ${type} warehouse has no local server to start (it is ${type === 'duckdb' ? 'a file Basin opens itself' : 'a server you run and Basin connects to'}).`);
