@@ -44,9 +44,13 @@ const properties = (entries: Record<string, string | number | boolean>) =>
     .map(([k, v]) => `${k}=${String(v)}`)
     .join('\n') + '\n';
 
-/** the lines of the Iceberg catalog's JDBC tables, which Trino expects to exist (it only ALTERs them) */
+/**
+ * The Iceberg catalog's JDBC tables, which Trino expects to exist. Made in the current (V1) shape with
+ * `iceberg_type`: otherwise Trino ALTERs them on first use, and two first uses at once fail with
+ * "Cannot check and eventually update SQL schema".
+ */
 export const ICEBERG_CATALOG_DDL = [
-  `CREATE TABLE IF NOT EXISTS iceberg_tables (catalog_name VARCHAR(255) NOT NULL, table_namespace VARCHAR(255) NOT NULL, table_name VARCHAR(255) NOT NULL, metadata_location VARCHAR(1000), previous_metadata_location VARCHAR(1000), PRIMARY KEY (catalog_name, table_namespace, table_name))`,
+  `CREATE TABLE IF NOT EXISTS iceberg_tables (catalog_name VARCHAR(255) NOT NULL, table_namespace VARCHAR(255) NOT NULL, table_name VARCHAR(255) NOT NULL, metadata_location VARCHAR(1000), previous_metadata_location VARCHAR(1000), iceberg_type VARCHAR(5), PRIMARY KEY (catalog_name, table_namespace, table_name))`,
   `CREATE TABLE IF NOT EXISTS iceberg_namespace_properties (catalog_name VARCHAR(255) NOT NULL, namespace VARCHAR(255) NOT NULL, property_key VARCHAR(255), property_value VARCHAR(1000), PRIMARY KEY (catalog_name, namespace, property_key))`,
 ];
 

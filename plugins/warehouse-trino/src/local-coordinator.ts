@@ -5,8 +5,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { certificatePath, ICEBERG_CATALOG_DDL, writeCoordinatorConfig, type CoordinatorConfig } from './coordinator-config.js';
+import { certificatePath, DEFAULT_CATALOG, ICEBERG_CATALOG_DDL, writeCoordinatorConfig, type CoordinatorConfig } from './coordinator-config.js';
 import { installedTrinoHome, javaHome, TRINO_VERSION } from './install.js';
+import { TrinoLogin, TrinoQueryError } from './trino-login.js';
 
 export interface LocalCoordinator {
   /** https://127.0.0.1:<httpsPort>: where clients log in */
@@ -52,6 +53,32 @@ export async function waitUntilReady(url: string, timeoutMs: number, alive: () =
       // not listening yet
     }
     if (Date.now() > deadline) throw new Error(`Trino did not start within ${Math.round(timeoutMs / 1000)} s; last lines of ${logFile}:\n${tail(logFile)}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+/**
+ * "Started" is not "runs queries": the coordinator must first announce itself as a worker (until
+ * then: NO_NODES_AVAILABLE). One query through the Iceberg catalog also makes its first use here,
+ * not in two test files at once.
+ */
+async function waitForQueries(login: TrinoLogin, catalog: string, timeoutMs: number, alive: () => boolean, logFile: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (!alive()) throw new Error(`Trino exited while starting; last lines of ${logFile}:\n${tail(logFile)}`);
+    try {
+      const active = await login.run(`SELECT count(*) FROM system.runtime.nodes WHERE state = 'active'`);
+      if (Number(active.rows[0]?.[0] ?? 0) > 0) {
+        await login.run(`SELECT count(*) FROM "${catalog.replace(/"/g, '""')}".information_schema.schemata`);
+        return;
+      }
+      if (Date.now() > deadline) throw new Error(`Trino announced no active node within ${Math.round(timeoutMs / 1000)} s; last lines of ${logFile}:\n${tail(logFile)}`);
+    } catch (e) {
+      if ((e as Error).message.startsWith('Trino announced no active node')) throw e;
+      const retry = !(e instanceof TrinoQueryError) || e.errorName === 'NO_NODES_AVAILABLE' || e.errorName === 'SERVER_STARTING_UP';
+      if (!retry) throw e;
+      if (Date.now() > deadline) throw new Error(`Trino did not run queries within ${Math.round(timeoutMs / 1000)} s (${(e as Error).message}); last lines of ${logFile}:\n${tail(logFile)}`);
+    }
     await new Promise((r) => setTimeout(r, 500));
   }
 }
@@ -106,7 +133,10 @@ export async function startLocalCoordinator(cfg: CoordinatorConfig, opts: StartO
     if (isAlive(pid)) process.kill(opts.detached ? -pid : pid, 'SIGKILL');
   };
   try {
-    await waitUntilReady(`http://127.0.0.1:${cfg.port}`, opts.timeoutMs ?? 180_000, () => isAlive(pid) && child.exitCode === null, logFile);
+    const timeoutMs = opts.timeoutMs ?? 180_000;
+    const alive = () => isAlive(pid) && child.exitCode === null;
+    await waitUntilReady(`http://127.0.0.1:${cfg.port}`, timeoutMs, alive, logFile);
+    await waitForQueries(new TrinoLogin({ server: url, ...cfg.writer, ca: fs.readFileSync(certificatePath(cfg.dir), 'utf8') }), cfg.catalog ?? DEFAULT_CATALOG, timeoutMs, alive, logFile);
   } catch (e) {
     await stop();
     throw e;
