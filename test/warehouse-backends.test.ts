@@ -149,6 +149,10 @@ for (const backend of warehousesUnderTest) {
       assert.equal(sample.rows.length, 25);
       assert.equal(sample.truncated, true);
       assert.ok(sample.rows.every((r) => /@example\.com$/.test(String(r[0]))));
+      const cap = client.capabilities;
+      const sampled = await client.query(`SELECT CAST(${cap.quoteIdent('email')} AS VARCHAR) FROM ${cap.sample(q('people'), 10)}`, { timeoutMs: 10_000, maxRows: 10, internal: true });
+      assert.equal(sampled.rows.length, 10);
+      assert.ok(sampled.rows.every((r) => /@example\.com$/.test(String(r[0]))));
       const distinct = Number((await client.query(`SELECT ${client.capabilities.approxDistinct(client.capabilities.quoteIdent('country'))} FROM ${q('people')}`, LIMITS)).rows[0]![0]);
       assert.ok(distinct >= 3 && distinct <= 5, `about 4 countries, got ${distinct}`);
     });

@@ -258,7 +258,21 @@ export class DuckDBWarehouseClient implements WarehouseClient {
     const fmt = file.format === 'parquet' ? 'FORMAT parquet' : `FORMAT csv, HEADER ${file.header === false ? 'false' : 'true'}, DELIMITER ${literal(file.delimiter ?? ',')}`;
     return this.engine.read(async (c) => {
       const t = `${ident(schema)}.${ident(table)}`;
-      await c.run(`COPY (SELECT * FROM ${t}) TO ${literal(file.path)} (${fmt})`);
+      let select = '*';
+      if (file.format === 'csv') {
+        // CSV for other engines: nested values as JSON text, bytes as \x hex (how PostgreSQL reads them)
+        const cols = await describe(c, t);
+        select = cols
+          .map((col) => {
+            const q = ident(col.name);
+            const portable = toPortableType(col.type);
+            if (portable === 'json' && !/^json$/i.test(col.type)) return `to_json(${q}) AS ${q}`;
+            if (portable === 'blob') return `'\\x' || hex(${q}) AS ${q}`;
+            return q;
+          })
+          .join(', ');
+      }
+      await c.run(`COPY (SELECT ${select} FROM ${t}) TO ${literal(file.path)} (${fmt})`);
       return { rows: await count(c, t) };
     });
   }

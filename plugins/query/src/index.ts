@@ -4,6 +4,7 @@ import { coreErrors, coreServices, definePlugin } from '@basin/core';
 import { Type } from '@sinclair/typebox';
 import { ApiSection, DEFAULT_MAX_RESPONSE_BYTES } from './config.js';
 import { QueryPool } from './query-pool.js';
+import { runOnServerWarehouse } from './server-query.js';
 import { registerQueryCommand } from './cli/query.js';
 
 /** How long a query waits for the warehouse to publish a copy holding the latest writes before answering from the previous one. */
@@ -29,6 +30,7 @@ export default definePlugin({
   register(ctx) {
     ctx.page({ path: '/query', title: 'SQL', permission: 'query.execute', section: 'Data', order: 50, file: uiFile('query.js') });
     const warehouse = ctx.resolve(coreServices.warehouse);
+    const client = ctx.resolve(coreServices.warehouseClient);
     const api = () => ctx.config.section<Partial<ApiSection> | undefined>('api') ?? {};
     const pool = new QueryPool(() => {
       const a = api();
@@ -64,6 +66,12 @@ export default definePlugin({
         const bytes = Buffer.byteLength(sql, 'utf8');
         if (bytes > MAX_SQL_BYTES) {
           throw coreErrors.payload_too_large({ reason: `The SQL is ${bytes} bytes; at most ${MAX_SQL_BYTES} bytes (100 KB) are accepted.` }, { details: { limit_bytes: MAX_SQL_BYTES, bytes } });
+        }
+        const a0 = api();
+        if (!client.capabilities.servingCopy) {
+          // a server warehouse: its read-only user, not the serving copy (issue 22)
+          const limits = { maxRows: a0.query_max_rows ?? 10000, maxBytes: a0.query_max_response_bytes ?? DEFAULT_MAX_RESPONSE_BYTES, timeoutSeconds: a0.query_timeout_seconds ?? 30 };
+          return reply.type('application/json; charset=utf-8').send(await runOnServerWarehouse(client, sql, limits));
         }
         // the warehouse alone publishes the copy; a query waits a little for a publish under way and never writes (issue 11)
         await warehouse.servingCopyReady(STALE_PUBLISH_WAIT_MS);

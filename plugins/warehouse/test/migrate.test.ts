@@ -52,6 +52,8 @@ async function duckdbProject(): Promise<string> {
     cursor: { orders: { updated_at: '2026-01-09T10:00:00Z' } },
   });
   await client.execute('CREATE TABLE main.mart_orders AS SELECT count(*) AS n FROM raw_shop.orders');
+  // nested values and bytes, as JSON sources and binary columns give them
+  await client.execute(`CREATE TABLE raw_shop.events AS SELECT 1 AS id, {'a': 1, 'b': 'x, "y"'} AS payload, [1, 2] AS tags, '\\xAA\\x01'::BLOB AS raw`);
   await client.close();
   return dir;
 }
@@ -88,7 +90,7 @@ test('migrate --to postgres copies raw tables and cursor state, switches project
   const r = await cli(['warehouse', 'migrate', '--to', 'postgres', ...target(), '--project', dir]);
   assert.equal(r.code, 0, r.out + r.err);
   assert.match(r.out, /raw_shop\.orders: 500 rows/);
-  assert.match(r.out, /Copied 2 tables \(1000 rows\), 1 commit markers and the cursor state of 1 sources to postgres/);
+  assert.match(r.out, /Copied 3 tables \(1001 rows\), 1 commit markers and the cursor state of 1 sources to postgres/);
   const text = fs.readFileSync(yml, 'utf8');
   assert.match(text, /# kept by the migration/);
   assert.match(text, /warehouse:\n\s+host: 127\.0\.0\.1\n[\s\S]*type: postgres/);
@@ -106,7 +108,9 @@ test('migrate --to postgres copies raw tables and cursor state, switches project
     assert.deepEqual(await client.cursorState('shop'), { orders: { updated_at: '2026-01-09T10:00:00Z' } });
     assert.deepEqual([...(await client.committedSyncs(['sync-a']))], ['sync-a']);
     const tables = (await client.listTables()).map((t) => `${t.schema}.${t.name}`);
-    assert.deepEqual(tables, ['raw_shop.orders', 'raw_shop.refunds'], 'raw tables only: dbt rebuilds the models');
+    assert.deepEqual(tables, ['raw_shop.events', 'raw_shop.orders', 'raw_shop.refunds'], 'raw tables only: dbt rebuilds the models');
+    const ev = await client.query("SELECT payload->>'b', tags->>1, encode(raw, 'hex'), pg_typeof(payload)::text FROM raw_shop.events", { timeoutMs: 5000, maxRows: 1 });
+    assert.deepEqual(ev.rows[0], ['x, "y"', '2', 'aa01', 'jsonb']);
     assert.match((await client.describeTable('raw_shop', 'orders'))!.map((c) => c.type).join(','), /^bigint,numeric\(10,2\),timestamp without time zone,text$/);
   } finally {
     await client.close();
@@ -123,7 +127,7 @@ test('migrate --to postgres copies raw tables and cursor state, switches project
   const status = JSON.parse(st.out);
   assert.equal(status.type, 'postgres');
   assert.equal(status.ok, true);
-  assert.equal(status.tables, 2);
+  assert.equal(status.tables, 3);
   assert.match(status.version, /^PostgreSQL \d+/);
   // a sync on the PostgreSQL project: DuckDB loads and commits, then the tables go to PostgreSQL
   fs.writeFileSync(path.join(dir, '.basin/sources.yml'), 'version: "1.0"\nsources:\n  - name: files\n    type: local_files\n    local_files:\n      directory: data/files\n');
@@ -139,10 +143,19 @@ test('migrate --to postgres copies raw tables and cursor state, switches project
     const got = await app.warehouseClient.query(`SELECT count(*), count(DISTINCT page) FROM ${app.warehouseClient.capabilities.qualify('raw_files', visits[0]!.name)}`, { timeoutMs: 5000, maxRows: 1 });
     assert.deepEqual(got.rows[0], ['3', '2']);
     assert.deepEqual([...(await app.warehouseClient.committedSyncs([rec.id]))], [rec.id]);
+    // the SQL endpoint reads as the read-only role; a write is refused by PostgreSQL itself
+    const ask = (sql: string) => app.http.inject({ method: 'POST', url: '/api/query', headers: { 'x-requested-with': 'XMLHttpRequest' }, payload: { sql } });
+    const ok = await ask('SELECT id, amount FROM raw_shop.orders ORDER BY id LIMIT 2');
+    assert.equal(ok.statusCode, 200, ok.body);
+    assert.deepEqual(ok.json().rows, [['1', '0.00'], ['2', '1.50']]);
+    assert.equal(ok.json().row_count, 2);
+    const write = await ask('DELETE FROM raw_shop.orders');
+    assert.equal(write.statusCode, 400, write.body);
+    assert.equal(write.json().error.code, 'query_not_allowed');
     const h = (await app.http.inject({ method: 'GET', url: '/api/health/platform' })).json();
     assert.equal(h.warehouse.type, 'postgres');
     assert.equal(h.warehouse.status, 'ok');
-    assert.equal(h.database.raw_tables, 3);
+    assert.equal(h.database.raw_tables, 4);
     assert.doesNotMatch(JSON.stringify(h), /secret|127\.0\.0\.1/);
   } finally {
     await app.close();
