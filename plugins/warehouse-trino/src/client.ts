@@ -84,6 +84,7 @@ export class TrinoWarehouseClient implements WarehouseClient {
   private reader: TrinoLogin | null = null;
   private metaReady = false;
   private readonly schemas = new Set<string>();
+  private readonly stagingSchemas = new Set<string>();
   /** what loadStaged learnt about its staging tables (saves a catalog round trip in the swap) */
   private readonly staged = new Map<string, { columns: Array<{ name: string; duckType: string }>; rows: number }>();
 
@@ -137,6 +138,7 @@ export class TrinoWarehouseClient implements WarehouseClient {
     this.reader = null;
     this.metaReady = false;
     this.schemas.clear();
+    this.stagingSchemas.clear();
     this.staged.clear();
   }
 
@@ -173,7 +175,10 @@ export class TrinoWarehouseClient implements WarehouseClient {
     await this.dropStagingTable(req.schema, req.staging);
     fs.mkdirSync(dir, { recursive: true });
     const staged = await writeParquet(req, path.join(dir, 'part-0.parquet'));
-    await this.w().run(`CREATE SCHEMA IF NOT EXISTS ${ident(this.settings.staging_catalog)}.${ident(this.schemaName(req.schema))}`);
+    if (!this.stagingSchemas.has(req.schema)) {
+      await this.w().run(`CREATE SCHEMA IF NOT EXISTS ${ident(this.settings.staging_catalog)}.${ident(this.schemaName(req.schema))}`);
+      this.stagingSchemas.add(req.schema);
+    }
     const cols = staged.columns.map((c) => `${ident(c.name)} ${c.staged}`).join(', ');
     const location = `local:///${STAGE_FOLDER}/${this.schemaName(req.schema)}/${req.staging}`;
     // the DuckDB types travel in the table comment: the swap needs them to type instants (with time zone)
@@ -268,8 +273,9 @@ export class TrinoWarehouseClient implements WarehouseClient {
           return c ? `${fromStaging(ident(n), c.duckType)} AS ${ident(n)}` : `NULL AS ${ident(n)}`;
         })
         .join(', ');
-    const existing = await this.describeTable(res.schema, res.table);
-    if (res.disposition === 'replace' || !existing) {
+    // replace needs no look at the target: CREATE OR REPLACE makes it whatever it was
+    const existing = res.disposition === 'replace' ? null : await this.describeTable(res.schema, res.table);
+    if (!existing) {
       await this.w().run(`CREATE OR REPLACE TABLE ${target} AS SELECT ${select(columns.map((c) => c.name))} FROM ${staging}`);
       return true;
     }
