@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // Runs every *.test.ts under the given directories (default: the whole repo) with node's test
 // runner, TypeScript through tsx and workspace packages resolved to their sources.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { makeRunDir, stopSharedServers } from './lib/shared-servers.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -30,9 +31,21 @@ if (!files.length) {
   process.exit(0);
 }
 const concurrency = process.env.BASIN_TEST_CONCURRENCY ?? '2';
-const r = spawnSync(
+// servers shared by the whole run (Trino, PostgreSQL) record themselves here; stopped when the run ends
+const runDir = makeRunDir();
+const child = spawn(
   process.execPath,
   ['--conditions=development', '--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...passthrough, ...files],
-  { stdio: 'inherit', cwd: root, env: { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --conditions=development`.trim() } },
+  {
+    stdio: 'inherit',
+    cwd: root,
+    env: { ...process.env, BASIN_TEST_RUN_DIR: runDir, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --conditions=development`.trim() },
+  },
 );
-process.exit(r.status ?? 1);
+// Ctrl-C reaches the test runner through the terminal's process group; we stay to stop the servers
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => child.kill(sig));
+child.on('close', async (code, sig) => {
+  const stopped = await stopSharedServers(runDir);
+  if (stopped.length) console.log(`[run-tests] stopped the shared servers: ${stopped.join(', ')}`);
+  process.exit(code ?? 1);
+});

@@ -74,16 +74,37 @@ function destroy(c: Cluster): void {
   live.delete(c);
 }
 
-export interface StartOptions {
+export interface StartPostgresOptions {
   /** `logical` for logical replication (pg_replication tests); default: the server's own (replica) */
   walLevel?: 'replica' | 'logical';
+  /**
+   * Leave the cluster running when this process exits (a server shared by a whole test run, see
+   * shared-server.ts): the caller records `pid()` and `dir` and the test runner stops it.
+   */
+  keepAfterExit?: boolean;
+}
+
+/** psql, URLs and the like for a cluster another process started (a shared server). */
+export function attachPostgres(host: string, port: number): Omit<PostgresServer, 'stop'> {
+  const bin = postgresBinDir();
+  if (!bin) throw new Error('PostgreSQL server binaries not found under /usr/lib/postgresql; run `node scripts/setup.mjs postgresql`.');
+  return {
+    url: `postgres://${SUPERUSER}@${host}:${port}/postgres`,
+    host,
+    port,
+    user: SUPERUSER,
+    database: 'postgres',
+    urlFor: (user, password, database = 'postgres') => `postgres://${encodeURIComponent(user)}:${encodeURIComponent(password)}@${host}:${port}/${encodeURIComponent(database)}`,
+    psql: (sql, database = 'postgres') =>
+      run(path.join(bin, 'psql'), ['-h', host, '-p', String(port), '-U', SUPERUSER, '-d', database, '-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1'], { input: sql }),
+  };
 }
 
 /**
  * Starts a fresh cluster. Loopback connections of the superuser are trusted; every other role must
  * give its password (scram-sha-256), so tests can exercise a wrong password.
  */
-export async function startPostgres(options: StartOptions = {}): Promise<PostgresServer> {
+export async function startPostgres(opts: StartPostgresOptions = {}): Promise<PostgresServer & { dir: string; pid(): number }> {
   const bin = postgresBinDir();
   if (!bin) throw new Error('PostgreSQL server binaries not found under /usr/lib/postgresql; run `node scripts/setup.mjs postgresql`.');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'basin-pg-'));
@@ -95,8 +116,8 @@ export async function startPostgres(options: StartOptions = {}): Promise<Postgre
   }
   fs.chmodSync(dir, 0o700);
   const handle: Cluster = { bin, data, dir };
-  live.add(handle);
-  if (!exitHook) {
+  if (!opts.keepAfterExit) live.add(handle);
+  if (!exitHook && !opts.keepAfterExit) {
     exitHook = true;
     process.once('exit', () => [...live].forEach(destroy));
   }
@@ -114,9 +135,9 @@ export async function startPostgres(options: StartOptions = {}): Promise<Postgre
     let port = 0;
     for (let attempt = 0; ; attempt++) {
       port = await freePort();
-      const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off${options.walLevel ? ` -c wal_level=${options.walLevel}` : ''}`;
+      const serverOpts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off${opts.walLevel ? ` -c wal_level=${opts.walLevel}` : ''}`;
       try {
-        run(path.join(bin, 'pg_ctl'), ['-D', data, '-l', path.join(dir, 'server.log'), '-o', opts, '-w', '-t', '60', 'start']);
+        run(path.join(bin, 'pg_ctl'), ['-D', data, '-l', path.join(dir, 'server.log'), '-o', serverOpts, '-w', '-t', '60', 'start']);
         break;
       } catch (e) {
         // another process may have taken the port between probe and start
@@ -135,6 +156,9 @@ export async function startPostgres(options: StartOptions = {}): Promise<Postgre
       database: 'postgres',
       urlFor: (user, password, database = 'postgres') => `postgres://${encodeURIComponent(user)}:${encodeURIComponent(password)}@${host}:${port}/${encodeURIComponent(database)}`,
       psql,
+      dir,
+      /** the postmaster's pid (first line of postmaster.pid) */
+      pid: () => Number(fs.readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]),
       async stop() {
         if (stopped) return;
         stopped = true;

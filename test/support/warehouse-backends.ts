@@ -7,6 +7,7 @@ import { resolveWarehouseSettings, warehouseBackend, type WarehouseBackendContex
 import { locateVenv, venvReady } from '@basin/plugin-transform';
 import { postgresDbtVenv } from '@basin/warehouse-postgres';
 import { postgresBinDir, startPostgres } from './postgres.js';
+import { trinoUnderTest } from './trino-warehouse.js';
 
 export interface RunningWarehouse {
   /** the project.yml `warehouse` section */
@@ -51,7 +52,7 @@ export const postgresUnderTest: WarehouseUnderTest = {
 };
 
 /** every backend the warehouse-level tests cover */
-export const warehousesUnderTest: WarehouseUnderTest[] = [duckdbUnderTest, postgresUnderTest];
+export const warehousesUnderTest: WarehouseUnderTest[] = [duckdbUnderTest, postgresUnderTest, trinoUnderTest];
 
 /** what a backend of a project in `projectDir` with this section is created with */
 export function backendContext(projectDir: string, running: Pick<RunningWarehouse, 'section' | 'env'>): WarehouseBackendContext {

@@ -28,6 +28,20 @@ export interface WarehouseBackend {
    * user and its grants); idempotent.
    */
   provision?(client: WarehouseClient, ctx: WarehouseBackendContext): Promise<void>;
+  /**
+   * `basin warehouse up`: starts a local single-host server of this engine for the project (tests,
+   * trying it out); resolves once it accepts connections. Backends that only connect omit it.
+   */
+  up?(ctx: WarehouseBackendContext, log: (line: string) => void): Promise<LocalWarehouseServer>;
+}
+
+/** a local server `basin warehouse up` started; runs until stopped */
+export interface LocalWarehouseServer {
+  /** where clients connect (no credentials) */
+  location: string;
+  /** settles when the server exits on its own */
+  exited: Promise<void>;
+  stop(): Promise<void>;
 }
 
 export const defineWarehouseBackend = (b: WarehouseBackend): WarehouseBackend => b;

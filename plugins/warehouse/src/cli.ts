@@ -2,6 +2,7 @@ import path from 'node:path';
 import { acquireProjectLock, callServer, CliExit, ConfigLoadError, EXIT, requireProjectConfig, runningServer, type CliContext } from '@basin/core';
 import { migrateWarehouse, MigrationError } from './migrate.js';
 import { warehouseStatus } from './status.js';
+import { registerWarehouseUpCommand } from './up-command.js';
 
 const projectOpt = ['--project <dir>', 'project directory', process.cwd()] as const;
 
@@ -21,6 +22,7 @@ function settingsOf(pairs: string[]): Record<string, unknown> {
 export function registerWarehouseCommands(cli: CliContext): void {
   const out = (s: string): void => void cli.stdout.write(`${s}\n`);
   const wh = cli.program.command('warehouse').description("The project's warehouse backend: its health, and moving a DuckDB warehouse to a server engine");
+  registerWarehouseUpCommand(wh, out);
 
   wh.command('status')
     .description('Show the warehouse backend (warehouse.type in project.yml) and whether it answers')

@@ -1,0 +1,2 @@
+export function makeRunDir(): string;
+export function stopSharedServers(dir: string): Promise<string[]>;
