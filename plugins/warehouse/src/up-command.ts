@@ -9,6 +9,7 @@ export function registerWarehouseUpCommand(wh: CliContext['program'], out: (line
   wh.command('up')
     .option('--project <dir>', 'project directory', process.cwd())
     .description('Start a local server of the project\'s warehouse backend (Trino: a single-host coordinator) and keep it running until Ctrl-C')
+    .addHelpText('after', '\nExamples:\n  $ basin warehouse up\n  $ basin warehouse up --project ~/acme\n')
     .action(async (o: { project: string }) => {
       const ctx = warehouseBackendContext(await requireProjectConfig(path.resolve(o.project)));
       const type = String(ctx.settings.type);
