@@ -92,7 +92,7 @@ export class SyncQueue {
         }
         const j = await boss.getJobById<SyncJob>(SYNC_QUEUE, id, { includeArchive: true });
         if (!j) return outcome('failed', 'the sync job left the queue without an outcome (deleted by hand?); the previous data was kept');
-        if (j.state === 'completed') return j.output as unknown as SyncJobResult;
+        if (j.state === 'completed') return j.output as SyncJobResult;
         if (j.state === 'cancelled') return outcome('cancelled', 'cancelled in the job queue; the previous data was kept', j.startedOn);
         if (j.state === 'failed') return outcome('failed', failureText(j.output, this.section), j.startedOn);
         await sleep(POLL_MS);
