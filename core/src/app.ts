@@ -46,6 +46,11 @@ export interface BootOptions {
   launchedByCli?: boolean;
   /** minimum request-body rate before 408 (tests shorten the window) */
   bodyRate?: BodyRateOptions;
+  /**
+   * where this process keeps its own state (lock, the DuckDB load engine, state.db) instead of the
+   * project directory: a sync worker (`basin worker`) beside the server that holds the project's own
+   */
+  localDir?: string;
 }
 
 /** core's own config files: `.env` (read by config.env()) */
@@ -126,7 +131,7 @@ const DISABLED = (perms: PermissionRegistry): Principal => ({
 
 export async function createApp(opts: BootOptions): Promise<BasinApp> {
   // one process per project: a second server (or a writing CLI command) refuses to open it
-  const lock = acquireProjectLock(path.resolve(opts.projectDir));
+  const lock = acquireProjectLock(path.resolve(opts.localDir ?? opts.projectDir));
   try {
     return await assembleApp(opts, lock);
   } catch (e) {
@@ -167,8 +172,8 @@ async function assembleApp(opts: BootOptions, lock: ProjectLock): Promise<BasinA
   const events = new EventBus((event, err) => log.error({ err, event }, 'event listener failed'), () => clock.now());
 
   const warehouse = new Warehouse({
-    dbPath: config.resolve(config.platform.db_path),
-    servingPath: config.resolve(config.platform.data_dir, 'serving.db'),
+    dbPath: opts.localDir ? path.join(opts.localDir, 'warehouse.db') : config.resolve(config.platform.db_path),
+    servingPath: opts.localDir ? path.join(opts.localDir, 'serving.db') : config.resolve(config.platform.data_dir, 'serving.db'),
     autoPublish: true,
     onPublishError: (err) => log.error({ err }, 'publishing the serving copy failed; readers keep the previous copy'),
   });
@@ -179,7 +184,7 @@ async function assembleApp(opts: BootOptions, lock: ProjectLock): Promise<BasinA
     // a server backend's client connects lazily: an unreachable server shows in health, not as a failed start
     warehouseClient = await createWarehouseClient(config, warehouse);
     if (warehouseClient.capabilities.type !== 'duckdb') await warehouseClient.open();
-    stateDb = openSqlite(config.resolve('.basin', 'state.db'));
+    stateDb = openSqlite(opts.localDir ? path.join(opts.localDir, 'state.db') : config.resolve('.basin', 'state.db'));
     startupMark('fastify built, state.db open');
   } catch (e) {
     await warehouse.close().catch(() => {});

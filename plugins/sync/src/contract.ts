@@ -1,5 +1,5 @@
 import { createExtensionPoint, createServiceRef, grantedFrom, type PermissionSpec } from '@basin/core';
-import type { PostLoadHook, SyncEngine, SyncTable } from './types.js';
+import type { ObservedColumns, PostLoadHook, SyncEngine, SyncTable } from './types.js';
 
 /** The public face of the sync plugin: what other plugins may import (`@basin/plugin-sync/contract`). */
 export type { PostLoadHook, SyncEngine, SyncOptions, SyncProgress, SyncRecord, SyncStatus, SyncTable, SyncTrigger } from './types.js';
@@ -14,8 +14,56 @@ export interface SyncLoadHooks {
   addPostLoadHook(fn: PostLoadHook): void;
 }
 
+/** one sync as a job for another process (a `basin worker`): what the server sends */
+export interface SyncJob {
+  sync_id: string;
+  source: string;
+  full_refresh: boolean;
+  start_date?: string;
+  end_date?: string;
+  trigger: string;
+  schedule: string | null;
+  /** the source's cursor state on the server when the job was sent */
+  state: Record<string, Record<string, unknown>>;
+  /** the server's last successful sync of this source: a worker whose local copy is of another sync rebuilds in full */
+  last_sync_id: string | null;
+}
+
+/** what the worker sends back: the outcome, its own run window, the cursor state to promote */
+export interface SyncJobResult {
+  status: 'succeeded' | 'empty' | 'failed' | 'cancelled';
+  rows: number;
+  tables: SyncTable[];
+  error: string | null;
+  started_at: string;
+  finished_at: string;
+  state: Record<string, Record<string, unknown>>;
+  /** the source's tables with their columns as the worker saw them after the sync */
+  observed: Array<{ name: string; schema: string; rows: number; columns: ObservedColumns }>;
+  /** which worker ran it (host:pid) */
+  worker: string;
+  /** true when the worker rebuilt the source in full (its local copy was not of the server's last sync) */
+  rebuilt: boolean;
+}
+
+/** runs sync jobs somewhere else (the workers plugin's queue); signal aborts waiting for the outcome */
+export interface SyncExecutor {
+  execute(job: SyncJob, signal: AbortSignal): Promise<SyncJobResult>;
+  /** cancels a job not yet taken by a worker; false when it already runs */
+  cancel(syncId: string): Promise<boolean>;
+}
+
+/** the sync engine's seams for workers: the server hands syncs to an executor, a worker runs jobs */
+export interface SyncRemote {
+  /** from now on start() sends every sync to this executor instead of running it in this process */
+  useExecutor(executor: SyncExecutor): void;
+  /** runs one job in this process (in a worker) and returns its outcome */
+  runJob(job: SyncJob, worker: string): Promise<SyncJobResult>;
+}
+
 export const syncEngineRef = createServiceRef<SyncEngine>({ id: 'syncEngine' });
 export const syncHistoryRef = createServiceRef<SyncHistory>({ id: 'syncStore' });
+export const syncRemoteRef = createServiceRef<SyncRemote>({ id: 'syncRemote' });
 export const syncLoadHooksPoint = createExtensionPoint<SyncLoadHooks>({ id: 'sync.load-hooks' });
 
 export interface SyncStarted {

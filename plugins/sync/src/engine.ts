@@ -7,7 +7,8 @@ import { buildSourceContext, redact } from './context.js';
 import { committedSyncIds, dropStaleStaging, LoadSession } from './loader.js';
 import { shipToServerWarehouse } from './load/server-warehouse.js';
 import type { SyncStore } from './store.js';
-import type { PostLoadHook, SyncEngine, SyncOptions, SyncRecord } from './types.js';
+import type { PostLoadHook, SyncEngine, SyncOptions, SyncRecord, SyncTrigger } from './types.js';
+import type { SyncExecutor, SyncJob, SyncJobResult, SyncRemote } from './contract.js';
 import { syncErrors } from './errors.js';
 
 interface Job {
@@ -39,7 +40,9 @@ const iso = (d: Date) => d.toISOString();
 /** how often a running sync reports progress on the event bus */
 const PROGRESS_INTERVAL_MS = 250;
 
-export class SyncEngineImpl implements SyncEngine {
+export class SyncEngineImpl implements SyncEngine, SyncRemote {
+  /** set when syncs run on workers (the workers plugin's queue): start() hands them over */
+  private executor: SyncExecutor | null = null;
   private readonly jobs = new Map<string, Job>();
   private readonly bySource = new Map<string, string>();
   private readonly hooks: PostLoadHook[] = [];
@@ -63,6 +66,41 @@ export class SyncEngineImpl implements SyncEngine {
       else this.d.store.dropPending(id);
     }
     await dropStaleStaging(this.d.warehouse);
+  }
+
+  useExecutor(executor: SyncExecutor): void {
+    this.executor = executor;
+  }
+
+  /**
+   * Runs a job the server sent (in a worker). The worker's embedded DuckDB holds the tables of the
+   * syncs it ran: when the server's last sync of the source was not this worker's, a merge here would
+   * ship a partial table, so the worker rebuilds the source in full instead.
+   */
+  async runJob(job: SyncJob, worker: string): Promise<SyncJobResult> {
+    const mine = this.d.store.lastSuccess(job.source)?.id ?? null;
+    const rebuilt = !job.full_refresh && mine !== job.last_sync_id;
+    const r = await this.run(job.source, {
+      id: job.sync_id,
+      fullRefresh: job.full_refresh || rebuilt,
+      startDate: job.start_date,
+      endDate: job.end_date,
+      trigger: job.trigger as SyncTrigger,
+      schedule: job.schedule,
+    });
+    const ok = r.status === 'succeeded' || r.status === 'empty';
+    return {
+      status: r.status === 'running' ? 'failed' : r.status,
+      rows: r.rows,
+      tables: r.tables,
+      error: r.error,
+      started_at: r.started_at,
+      finished_at: r.finished_at ?? iso(this.d.clock.now()),
+      state: ok ? this.d.store.state(job.source) : {},
+      observed: ok ? this.d.store.tables(job.source).map((t) => ({ name: t.name, schema: t.schema, rows: t.rows, columns: t.columns })) : [],
+      worker,
+      rebuilt,
+    };
   }
 
   addPostLoadHook(fn: PostLoadHook): void {
@@ -108,7 +146,7 @@ export class SyncEngineImpl implements SyncEngine {
       throw syncErrors.sync_in_progress({ source }, { details: { source, sync_id: this.bySource.get(source) } });
     }
     const record: SyncRecord = {
-      id: crypto.randomUUID(),
+      id: opts.id ?? crypto.randomUUID(),
       source,
       status: 'running',
       started_at: iso(this.d.clock.now()),
@@ -129,10 +167,10 @@ export class SyncEngineImpl implements SyncEngine {
     // `done` is replaced just below: the job is registered before its run is chained
     const job: Job = { record, controller, opts, done: Promise.resolve(record) };
     this.jobs.set(record.id, job);
-    job.done = this.slot()
-      .then(() => this.execute(job, entry))
+    const executor = this.executor;
+    // on workers the queue bounds how many run at once, not this process's slots
+    job.done = (executor ? this.executeRemote(job, executor) : this.slot().then(() => this.execute(job, entry).finally(() => this.release())))
       .finally(() => {
-        this.release();
         this.bySource.delete(source);
         // keep the finished job briefly reachable through get(); history has it for good
         this.jobs.delete(record.id);
@@ -299,6 +337,85 @@ export class SyncEngineImpl implements SyncEngine {
       const cancelled = controller.signal.aborted;
       record.status = cancelled ? 'cancelled' : 'failed';
       record.error = redact(cancelled ? 'cancelled: the sync was stopped before its data was swapped in; the previous data was kept' : errorMessage(e), secrets);
+      record.finished_at = iso(clock.now());
+      store.finishHistory(record);
+      log.error(`sync ${record.status}: ${record.error}`);
+      void events.emit('sync_failed', { source: record.source, sync_id: record.id, error: record.error, trigger: record.trigger, ...payloadSchedule });
+    }
+    return { ...record };
+  }
+
+  /**
+   * A sync a worker runs: the server records it, waits for the queue's outcome, then promotes the
+   * cursor state the worker reached, runs the post-load checks and emits the same events as a local sync.
+   */
+  private async executeRemote(job: Job, executor: SyncExecutor): Promise<SyncRecord> {
+    const { record, controller, opts } = job;
+    const { store, events, clock } = this.d;
+    const fullRefresh = !!opts.fullRefresh;
+    const log = this.sourceLog(record.source, record.id, new Set());
+    const payloadSchedule = record.schedule ? { schedule: record.schedule } : {};
+    void events.emit('sync_started', { source: record.source, sync_id: record.id, trigger: record.trigger, ...payloadSchedule });
+    log.info(`sync queued for a worker (trigger ${record.trigger}${fullRefresh ? ', full refresh' : ''})`);
+    try {
+      const result = await executor.execute(
+        {
+          sync_id: record.id,
+          source: record.source,
+          full_refresh: fullRefresh,
+          ...(opts.startDate ? { start_date: opts.startDate } : {}),
+          ...(opts.endDate ? { end_date: opts.endDate } : {}),
+          trigger: record.trigger,
+          schedule: record.schedule,
+          state: fullRefresh ? {} : store.state(record.source),
+          last_sync_id: store.lastSuccess(record.source)?.id ?? null,
+        },
+        controller.signal,
+      );
+      record.started_at = result.started_at;
+      record.rows = result.rows;
+      record.tables = result.tables;
+      record.error = result.error;
+      const rebuilt = result.rebuilt ? ' (rebuilt in full: its local copy was of another sync)' : '';
+      if (result.status === 'succeeded' || result.status === 'empty') {
+        const at = iso(clock.now());
+        store.writePending(record.id, record.source, new Map(Object.entries(result.state)));
+        store.promotePending(record.id, at, fullRefresh || result.rebuilt);
+        for (const t of result.observed) store.observeTable(record.source, t, at);
+        record.status = result.status;
+        for (const hook of this.hooks) {
+          try {
+            await hook({ source: record.source, syncId: record.id, tables: record.tables, fullRefresh });
+          } catch (e) {
+            log.warn(`a post-load check failed: ${(e as Error).message}`);
+          }
+        }
+        record.finished_at = result.finished_at;
+        store.finishHistory(record);
+        log.info(`sync ${record.status} on worker ${result.worker}${rebuilt}: ${record.rows} rows loaded into ${record.tables.map((t) => t.name).join(', ') || 'no table'}`);
+        const rejected = record.tables.reduce((n, t) => n + (t.rejected_rows ?? 0), 0);
+        void events.emit('sync_completed', {
+          source: record.source,
+          sync_id: record.id,
+          rows: record.rows,
+          tables: record.tables,
+          duration_seconds: Math.round((Date.parse(result.finished_at) - Date.parse(result.started_at)) / 100) / 10,
+          trigger: record.trigger,
+          ...payloadSchedule,
+          ...(rejected ? { rejected_rows: rejected } : {}),
+        });
+        void events.emit('freshness_update', { source: record.source });
+      } else {
+        record.status = result.status;
+        record.error = result.error ?? `the worker reported ${result.status}`;
+        record.finished_at = result.finished_at;
+        store.finishHistory(record);
+        log.error(`sync ${record.status} on worker ${result.worker}: ${record.error}`);
+        void events.emit('sync_failed', { source: record.source, sync_id: record.id, error: record.error, trigger: record.trigger, ...payloadSchedule });
+      }
+    } catch (e) {
+      record.status = controller.signal.aborted ? 'cancelled' : 'failed';
+      record.error = errorMessage(e);
       record.finished_at = iso(clock.now());
       store.finishHistory(record);
       log.error(`sync ${record.status}: ${record.error}`);

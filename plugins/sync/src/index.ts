@@ -7,7 +7,7 @@ import { Type } from '@sinclair/typebox';
 import { rawSchema, sourceOAuthRef, sourcePermissions, sourceRegistryRef, sourcesConfigRef, sourceStatusPoint } from '@basin/plugin-sources/contract';
 import { notConnected } from '@basin/sdk';
 import { registerSyncCommands } from './cli/commands.js';
-import { syncEngineRef, syncHistoryRef, syncLoadHooksPoint, syncPermissions } from './contract.js';
+import { syncEngineRef, syncHistoryRef, syncLoadHooksPoint, syncPermissions, syncRemoteRef } from './contract.js';
 import { SyncEngineImpl } from './engine.js';
 import { knownSecrets } from './context.js';
 import { registerFileRoutes, type UploadsSection } from './routes/files.js';
@@ -80,6 +80,7 @@ export default definePlugin({
 
     ctx.provide(syncEngineRef, engine);
     ctx.provide(syncHistoryRef, store);
+    ctx.provide(syncRemoteRef, engine);
     ctx.provideExtensionPoint(syncLoadHooksPoint, engine);
     ctx.events.declare('sync_started', 'sync_progress', 'sync_completed', 'sync_failed', 'csv_uploaded', 'freshness_update');
 

@@ -80,8 +80,8 @@ export class SyncStore {
 
   finishHistory(r: SyncRecord): void {
     this.db
-      .prepare('UPDATE sync_history SET status = ?, finished_at = ?, rows = ?, tables_json = ?, error = ? WHERE id = ?')
-      .run(r.status, r.finished_at, r.rows, JSON.stringify(r.tables), r.error, r.id);
+      .prepare('UPDATE sync_history SET status = ?, started_at = ?, finished_at = ?, rows = ?, tables_json = ?, error = ? WHERE id = ?')
+      .run(r.status, r.started_at, r.finished_at, r.rows, JSON.stringify(r.tables), r.error, r.id);
   }
 
   /** Syncs left "running" by a process that died are failed, so the history never lies. */

@@ -12,6 +12,8 @@ export interface SyncProgress {
 }
 
 export interface SyncOptions {
+  /** the sync's id (a worker runs a job under the id the server gave it); default a new one */
+  id?: string;
   fullRefresh?: boolean;
   startDate?: string;
   endDate?: string;
