@@ -180,7 +180,9 @@ async function assembleApp(opts: BootOptions, lock: ProjectLock): Promise<BasinA
   let stateDb: SqliteDb;
   let warehouseClient: WarehouseClient;
   try {
-    await warehouse.open();
+    // DuckDB (the addon ~33 MB, an open instance ~17 MB more) opens on first use (issue 19), unless the
+    // serving copy is behind the warehouse file: then now, so readers get a fresh copy as before
+    if (warehouse.needsPublishAtOpen) await warehouse.open();
     // a server backend's client connects lazily: an unreachable server shows in health, not as a failed start
     warehouseClient = await createWarehouseClient(config, warehouse);
     if (warehouseClient.capabilities.type !== 'duckdb') await warehouseClient.open();

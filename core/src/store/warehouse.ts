@@ -114,6 +114,14 @@ export class Warehouse {
     if (this.opts.autoPublish && this.servingOlderThanWarehouse()) this.markStale();
   }
 
+  /**
+   * The warehouse file exists and its serving copy is missing or older (written while no server ran,
+   * or by dbt): a server opens the warehouse at boot then, to publish; otherwise DuckDB opens on first use.
+   */
+  get needsPublishAtOpen(): boolean {
+    return fs.existsSync(this.opts.dbPath) && this.servingOlderThanWarehouse();
+  }
+
   /** the serving copy is missing or older than the warehouse file or its WAL */
   private servingOlderThanWarehouse(): boolean {
     const mtime = (f: string) => {
@@ -160,7 +168,11 @@ export class Warehouse {
    * only when no copy exists at all does the warehouse publish one now.
    */
   async servingCopyReady(maxWaitMs: number): Promise<void> {
-    if (!fs.existsSync(this.opts.servingPath) && !this.publishing && !this.queuedPublish && !this.scheduledPublish && this.instance) this.markStale();
+    if (!fs.existsSync(this.opts.servingPath) && !this.publishing && !this.queuedPublish && !this.scheduledPublish) {
+      // the warehouse opens on first use: opening it schedules the first copy (autoPublish)
+      if (!this.instance && this.opts.autoPublish && !this.closedUntil) await this.open();
+      else if (this.instance) this.markStale();
+    }
     const pending = this.scheduledPublish?.promise ?? this.queuedPublish ?? this.publishing;
     if (!pending) return;
     let timer: NodeJS.Timeout | undefined;

@@ -38,8 +38,20 @@ export interface WarehouseCapabilities {
   quoteLiteral(value: string): string;
   /** a fully qualified table name in the dialect */
   qualify(schema: string, table: string): string;
-  /** a FROM item of about `rows` rows of `table` (a qualified name), repeatable where the engine can (PII sampling) */
-  sample(table: string, rows: number): string;
+  /**
+   * A FROM item of about `rows` rows of `table` (a qualified name), repeatable where the engine can
+   * (PII sampling). `bound` keeps the read bounded on a big table: the engine reads about
+   * `maxRowsRead` rows spread over the table (given its `estimatedRows`) instead of all of it.
+   */
+  sample(table: string, rows: number, bound?: SampleBound): string;
+}
+
+/** how much of a table a sample may read (see WarehouseCapabilities.sample) */
+export interface SampleBound {
+  /** the table's row estimate (TableInfo.estimatedRows); unknown: the engine reads what it must */
+  estimatedRows: number | null | undefined;
+  /** about this many rows are read to draw the sample from */
+  maxRowsRead: number;
 }
 
 /** a column as the engine reports it (`type` in the engine's own spelling) */

@@ -25,6 +25,8 @@ export const GovernanceSection = Type.Object(
     pii_enabled: Type.Boolean({ default: true }),
     /** rows sampled from each new or changed table */
     pii_sample_rows: Type.Integer({ minimum: 1, maximum: 100000, default: 100 }),
+    /** on a bigger table the sample is drawn from about this many rows spread over it, so the check after a load does not read the whole table */
+    pii_sample_read_rows: Type.Integer({ minimum: 1000, maximum: 1_000_000_000, default: 100000 }),
     /** share of sampled non-null values a detector must match to call a column PII on values alone */
     pii_min_match_share: Type.Number({ minimum: 0.05, maximum: 1, default: 0.5 }),
     /** findings below this confidence are not reported */

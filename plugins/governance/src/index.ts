@@ -56,7 +56,7 @@ export default definePlugin({
 });
 
 function defaults(): GovernanceSettings {
-  return { drift_enabled: true, pii_enabled: true, pii_sample_rows: 100, pii_min_match_share: 0.5, pii_min_confidence: 0.5 };
+  return { drift_enabled: true, pii_enabled: true, pii_sample_rows: 100, pii_sample_read_rows: 100000, pii_min_match_share: 0.5, pii_min_confidence: 0.5 };
 }
 
 /** governance's change names → the sources API's (`column_added` → `added`, old/new type → from/to) */

@@ -174,7 +174,7 @@ export class Governance {
     const scans = await scanTable(this.warehouse, schema, table, this.settings.pii_sample_rows, {
       minMatchShare: this.settings.pii_min_match_share,
       minConfidence: this.settings.pii_min_confidence,
-    });
+    }, this.settings.pii_sample_read_rows);
     const at = this.now();
     const overrides = this.overrides.all();
     const fresh: PiiFinding[] = [];

@@ -215,3 +215,34 @@ test('precision and recall on a generated table with known PII and look-alike co
     await wh.close();
   }
 });
+
+test('on a table bigger than pii_sample_read_rows the sample is drawn from a bounded read spread over the table', async () => {
+  const dir = tempDir();
+  dirs.push(dir);
+  const wh = new Warehouse({ dbPath: path.join(dir, 'big.db'), servingPath: path.join(dir, 'big-serving.db') });
+  await wh.open();
+  try {
+    await wh.write(async (c) => {
+      await c.run('CREATE SCHEMA raw_big');
+      await c.run(`CREATE TABLE raw_big.people AS SELECT i AS id, 'user' || i || '@example.com' AS contact_email, 'plan_' || (i % 5) AS plan FROM range(300000) r(i)`);
+      await c.run('CHECKPOINT');
+    });
+    const client = new DuckDBWarehouseClient(wh);
+    const estimated = (await client.listTables('raw_big')).find((t) => t.name === 'people')?.estimatedRows;
+    assert.equal(estimated, 300000);
+    const from = client.capabilities.sample('raw_big.people', 100, { estimatedRows: estimated, maxRowsRead: 10000 });
+    // DuckDB pushes a system sample into the scan: it reads only the chosen vectors, not the whole table
+    assert.match(from, /TABLESAMPLE system\(3\.333333%\)/);
+    assert.equal(client.capabilities.sample('raw_big.people', 100, { estimatedRows: 5000, maxRowsRead: 10000 }), 'raw_big.people USING SAMPLE reservoir(100 ROWS) REPEATABLE (42)');
+    const spread = await wh.query<{ n: bigint; lo: bigint; hi: bigint }>(`SELECT count(*) AS n, min(id) AS lo, max(id) AS hi FROM ${from}`);
+    assert.equal(Number(spread[0]!.n), 100);
+    assert.ok(Number(spread[0]!.lo) < 100000 && Number(spread[0]!.hi) > 200000, `sample spread over the table: ${spread[0]!.lo}..${spread[0]!.hi}`);
+    const found = await scanTable(client, 'raw_big', 'people', 100, opts, 10000);
+    const email = found.find((f) => f.column === 'contact_email');
+    assert.equal(email?.entity_type, 'email');
+    assert.equal(email?.sample_count, 100);
+    assert.ok(!found.some((f) => f.column === 'plan'));
+  } finally {
+    await wh.close();
+  }
+});

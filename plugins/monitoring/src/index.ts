@@ -56,7 +56,11 @@ export default definePlugin({
       timer = setTimeout(flush, SYNC_DEBOUNCE_MS);
       timer.unref();
     });
+    const warehouse = ctx.resolve(coreServices.warehouse);
     ctx.onStart(async () => {
+      // DuckDB opens on first use (issue 19): an idle start does not open it just to validate; a
+      // monitor that does not fit the warehouse shows as a failed check when it runs
+      if (!warehouse.isOpen) return;
       const problems = await engine.validate().catch(() => []);
       for (const p of problems) ctx.log.warn({ monitor: p.monitor, field: p.field }, `monitor invalid: ${p.message}`);
     });

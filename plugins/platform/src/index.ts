@@ -13,6 +13,13 @@ const uiFile = (name: string): string => fileURLToPath(new URL(`../ui/${name}`, 
 export * from './config.js';
 export * from './health.js';
 
+/** the warehouse file's size in bytes, with its WAL; undefined before the first write made it */
+function fileSize(dbPath: string): number | undefined {
+  const size = (f: string) => (fs.existsSync(f) ? fs.statSync(f).size : undefined);
+  const db = size(dbPath);
+  return db === undefined ? undefined : db + (size(`${dbPath}.wal`) ?? 0);
+}
+
 /** Status, configuration and health endpoints (SPEC "Health, status, configuration"). */
 export default definePlugin({
   name: 'platform',
@@ -30,9 +37,12 @@ export default definePlugin({
       const a = app();
       let warehouse: Record<string, unknown>;
       try {
-        await a.warehouse.query('SELECT 1');
+        // DuckDB opens on first use (issue 19): a status poll reports a closed warehouse from its file, without opening it
+        const opened = a.warehouse.isOpen;
+        if (opened) await a.warehouse.query('SELECT 1');
         const at = a.warehouse.servingCopyAt;
-        warehouse = { status: 'ok', serving_copy: at ? { published_at: at.toISOString(), age_seconds: Math.round((ctx.clock.now().getTime() - at.getTime()) / 1000) } : null };
+        const size = opened ? undefined : fileSize(a.warehouse.dbPath);
+        warehouse = { status: 'ok', opened, ...(size === undefined ? {} : { size_bytes: size }), serving_copy: at ? { published_at: at.toISOString(), age_seconds: Math.round((ctx.clock.now().getTime() - at.getTime()) / 1000) } : null };
       } catch (e) {
         warehouse = { status: 'error', error: (e as Error).message };
       }

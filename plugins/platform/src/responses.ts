@@ -9,6 +9,10 @@ export const StatusBody = Type.Object({
   warehouse: Type.Object({
     status: Type.Union([Type.Literal('ok'), Type.Literal('error')]),
     error: Type.Optional(Type.String()),
+    /** false while the embedded warehouse has not been opened yet (it opens on first use) */
+    opened: Type.Optional(Type.Boolean()),
+    /** the closed warehouse file's size (with its WAL) */
+    size_bytes: Type.Optional(Type.Integer()),
     serving_copy: Type.Optional(Type.Union([Type.Object({ published_at: Type.String({ format: 'date-time' }), age_seconds: Type.Integer() }), Type.Null()])),
   }),
   companions: Type.Array(Type.Object({ name: Type.String(), state: Type.String(), url: Type.Optional(Type.String()), detail: Type.Optional(Type.String()) })),

@@ -48,6 +48,7 @@ export class SyncEngineImpl implements SyncEngine, SyncRemote {
   private readonly hooks: PostLoadHook[] = [];
   private readonly waiting: Array<() => void> = [];
   private active = 0;
+  private staleStagingDropped: Promise<unknown> | null = null;
 
   constructor(private readonly d: EngineDeps) {}
 
@@ -55,17 +56,29 @@ export class SyncEngineImpl implements SyncEngine, SyncRemote {
     return this.d.config.platform.workers ?? 1;
   }
 
-  /** Start-up recovery after a crash: fail "running" history, settle two-phase state, drop stale staging. */
+  /**
+   * Start-up recovery after a crash: fail "running" history, settle two-phase state, drop stale
+   * staging. After a clean stop (nothing running or pending) it leaves the warehouse closed: DuckDB
+   * opens on first use (issue 19), and stale staging is dropped before the first sync loads instead.
+   */
   async recover(): Promise<void> {
     const n = this.d.store.failInterrupted(iso(this.d.clock.now()));
     if (n) this.d.log.warn({ count: n }, 'marked syncs interrupted by a previous stop as failed');
     const pending = this.d.store.pendingSyncIds();
+    if (n === 0 && pending.length === 0 && !this.d.warehouse.isOpen) return;
     const committed = await committedSyncIds(this.d.warehouse, pending);
     for (const id of pending) {
       if (committed.has(id)) this.d.store.promotePending(id, iso(this.d.clock.now()));
       else this.d.store.dropPending(id);
     }
-    await dropStaleStaging(this.d.warehouse);
+    this.staleStagingDropped = dropStaleStaging(this.d.warehouse);
+    await this.staleStagingDropped;
+  }
+
+  /** drops staging tables a previous process left, once, before this process stages anything */
+  private dropStaleStagingOnce(): Promise<unknown> {
+    this.staleStagingDropped ??= dropStaleStaging(this.d.warehouse).catch((err) => this.d.log.warn({ err }, 'dropping stale staging tables failed'));
+    return this.staleStagingDropped;
   }
 
   useExecutor(executor: SyncExecutor): void {
@@ -241,6 +254,7 @@ export class SyncEngineImpl implements SyncEngine, SyncRemote {
       });
       const resources = await this.resources(def, ctx, this.d.sources.block(entry));
       const state = fullRefresh ? {} : store.state(record.source);
+      await this.dropStaleStagingOnce();
       session = new LoadSession(this.d.warehouse, record.source, record.id, clock.now(), path.join(config.projectDir, '.basin', 'tmp', `sync-${record.id}`), resources, controller.signal, {
         warn: (m) => log.warn(m),
         info: (m) => log.info(m),

@@ -8,9 +8,11 @@ export interface ColumnScan extends ColumnVerdict {
 
 /**
  * Samples up to `sampleRows` rows of a table (reservoir sample, repeatable) in one query and
- * classifies every column. Values stay in memory for the scan only; results carry masked examples.
+ * classifies every column. A table bigger than `readRows` (by the engine's estimate) is sampled from
+ * about that many rows spread over it, so the scan after a load stays bounded. Values stay in memory
+ * for the scan only; results carry masked examples.
  */
-export async function scanTable(warehouse: WarehouseClient, schema: string, table: string, sampleRows: number, opts: ClassifyOptions): Promise<ColumnScan[]> {
+export async function scanTable(warehouse: WarehouseClient, schema: string, table: string, sampleRows: number, opts: ClassifyOptions, readRows = 100_000): Promise<ColumnScan[]> {
   const cols = ((await warehouse.describeTable(schema, table)) ?? []).filter((c) => !isMetadataColumn(c.name)).map((c) => ({ column_name: c.name, data_type: c.type }));
   if (!cols.length) return [];
   const inspect = cols.filter((c) => isInspectableType(c.data_type));
@@ -19,7 +21,9 @@ export async function scanTable(warehouse: WarehouseClient, schema: string, tabl
     const cap = warehouse.capabilities;
     const select = inspect.map((c, i) => `CAST(${cap.quoteIdent(c.column_name)} AS VARCHAR) AS c${i}`).join(', ');
     const n = Math.max(1, Math.floor(sampleRows));
-    const res = await warehouse.query(`SELECT ${select} FROM ${cap.sample(cap.qualify(schema, table), n)}`, { timeoutMs: 120_000, maxRows: n, internal: true });
+    const estimatedRows = (await warehouse.listTables(schema)).find((t) => t.name === table)?.estimatedRows ?? null;
+    const from = cap.sample(cap.qualify(schema, table), n, { estimatedRows, maxRowsRead: readRows });
+    const res = await warehouse.query(`SELECT ${select} FROM ${from}`, { timeoutMs: 120_000, maxRows: n, internal: true });
     rows = res.rows.map((r) => Object.fromEntries(r.map((v, i) => [`c${i}`, v === null || v === undefined ? null : String(v)])));
   }
   const out: ColumnScan[] = [];
