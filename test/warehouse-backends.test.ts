@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import type { WarehouseClient } from '@basin/core';
+import { evaluate, ExpressionGuard, planMonitor, type Monitor } from '@basin/plugin-monitoring';
 import { tempDir } from '@basin/test';
 import { clientFor, warehousesUnderTest, type RunningWarehouse } from './support/warehouse-backends.js';
 
@@ -163,6 +164,50 @@ for (const backend of warehousesUnderTest) {
       assert.ok(!tables.some((t) => t.schema === '_basin_meta'));
       assert.equal(await client.describeTable(RAW, 'nope'), null);
       assert.deepEqual(await client.listTables('no_such_schema'), []);
+    });
+
+    test('monitors: metric monitors plan and evaluate through the interface, in the dialect', async () => {
+      // 10 days of orders: EU and US 4 paid orders of 10.5 a day; on the last day the EU has 2, and a refund
+      const rows: string[] = [];
+      let id = 0;
+      for (let day = 1; day <= 10; day++) {
+        for (const region of ['EU', 'US']) {
+          const n = day === 10 && region === 'EU' ? 2 : 4;
+          for (let i = 0; i < n; i++) rows.push(`${++id},2026-03-${String(day).padStart(2, '0')} 13:0${i}:00,${region},10.5,paid`);
+        }
+      }
+      rows.push(`${++id},2026-03-10 09:00:00,US,999,refunded`);
+      const file = csv(dir, 'orders.csv', 'id,ordered_at,region,amount,status', rows);
+      const columns = [
+        { name: 'id', type: 'BIGINT', nullable: false },
+        { name: 'ordered_at', type: 'TIMESTAMP', nullable: true },
+        { name: 'region', type: 'VARCHAR', nullable: true },
+        { name: 'amount', type: 'DOUBLE', nullable: true },
+        { name: 'status', type: 'VARCHAR', nullable: true },
+      ];
+      await client.loadStaged({ schema: 'raw_shop', staging: '_basin_staging__orders__m1', file: { path: file, format: 'csv' }, columns });
+      await client.swap({ source: 'shop', syncId: 'm1', resources: [{ schema: 'raw_shop', table: 'orders', staging: '_basin_staging__orders__m1', disposition: 'replace' }] });
+      const monitor = (name: string, value: string, extra: Partial<Monitor> = {}): Monitor => ({ name, source_table: 'raw_shop.orders', value_expression: value, filter: "status = 'paid'", compare: 'prior_period', alert_threshold: 10, drill_down: ['region'], ...extra });
+      const guard = new ExpressionGuard();
+      try {
+        // count(*): DuckDB re-prints it as count_star(), which only DuckDB knows; a server gets it as written
+        const count = await evaluate(await planMonitor(monitor('orders', 'count(*)'), client, guard), client, '2026-03-11');
+        assert.equal(count.period, '2026-03-10');
+        assert.equal(count.value, 6);
+        assert.equal(count.baseline, 8);
+        assert.equal(count.change_pct, -25);
+        assert.equal(count.crossed, true);
+        assert.deepEqual(count.segments[0], { dimension: 'region', segment: 'EU', value: 2, baseline: 4, change_pct: -50, delta: -2 });
+        const revenue = await evaluate(await planMonitor(monitor('revenue', 'sum(amount) -- paid only', { compare: 'rolling_7day_avg' }), client, guard), client, '2026-03-11');
+        assert.equal(revenue.value, 63);
+        assert.equal(revenue.baseline, 84);
+        // the clock's day is excluded: with today = the last day, the period is the day before
+        assert.equal((await evaluate(await planMonitor(monitor('orders', 'count(*)'), client, guard), client, '2026-03-10')).value, 8);
+        await assert.rejects(planMonitor(monitor('bad', 'sum(nope) FROM x'), client, guard), /value_expression/);
+        await assert.rejects(planMonitor(monitor('gone', 'count(*)', { source_table: 'raw_shop.nope' }), client, guard), /does not exist/);
+      } finally {
+        guard.close();
+      }
     });
 
     test('query guard: the read-only user cannot write; one statement; timeout; caps', async () => {
