@@ -10,6 +10,10 @@ import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import type { WarehouseClient } from '@basin/core';
 import { evaluate, ExpressionGuard, planMonitor, type Monitor } from '@basin/plugin-monitoring';
+import { supersetVenv, supersetVenvFor, WAREHOUSE_URI_PY } from '@basin/plugin-bi';
+import { marimoVenvFor } from '@basin/plugin-notebooks';
+import { companionWarehouseEnv } from '@basin/core';
+import pg from 'pg';
 import { tempDir } from '@basin/test';
 import { clientFor, warehousesUnderTest, type RunningWarehouse } from './support/warehouse-backends.js';
 
@@ -207,6 +211,60 @@ for (const backend of warehousesUnderTest) {
         await assert.rejects(planMonitor(monitor('gone', 'count(*)', { source_table: 'raw_shop.nope' }), client, guard), /does not exist/);
       } finally {
         guard.close();
+      }
+    });
+
+    test('companions: Superset and marimo get the serving copy (DuckDB) or the read-only user of the server', async () => {
+      const conn = client.readOnlyConnection();
+      const env = companionWarehouseEnv(conn, '/srv/serving.db');
+      if (client.capabilities.servingCopy) {
+        assert.equal(conn, null);
+        assert.deepEqual(env, { BASIN_SERVING_DB: '/srv/serving.db' });
+        assert.equal(supersetVenvFor(undefined), supersetVenv, 'DuckDB keeps its Superset venv and pins');
+      } else {
+        const c = conn!;
+        const readUser = String(running.section.read_user);
+        const password = running.env[c.passwordEnv];
+        assert.ok(password, `the read-only password is named by ${c.passwordEnv}`);
+        assert.equal(c.password, password);
+        assert.doesNotMatch(c.sqlalchemyUrl, new RegExp(password!), 'the URL carries no password');
+        assert.equal(env.BASIN_WAREHOUSE_READ_PASSWORD, password);
+        if (backend.type === 'postgres') {
+          assert.equal(c.sqlalchemyUrl, `postgresql+psycopg2://${readUser}@${running.section.host}:${running.section.port}/basin`);
+          assert.deepEqual(c.drivers, ['psycopg2-binary==2.9.10']);
+          // what the URL names logs in, reads, and cannot write (the role is read-only)
+          const u = new URL(c.sqlalchemyUrl.replace(/^[^:]+:/, 'postgres:'));
+          const db = new pg.Client({ host: u.hostname, port: Number(u.port), user: decodeURIComponent(u.username), database: u.pathname.slice(1), password: c.password });
+          await db.connect();
+          try {
+            assert.equal(Number((await db.query(`SELECT count(*) AS n FROM ${q('people')}`)).rows[0].n), 104);
+            await assert.rejects(db.query(`DELETE FROM ${q('people')}`), /read-only/);
+          } finally {
+            await db.end();
+          }
+        } else {
+          assert.equal(c.sqlalchemyUrl, `trino://${readUser}@${running.section.host}:${running.section.port}/${running.section.catalog}`);
+          assert.deepEqual(c.connectArgs, { http_scheme: 'https', verify: running.section.ca_file });
+          assert.deepEqual(c.drivers, ['trino==0.336.0']);
+        }
+        assert.equal(c.schemaName(RAW), `${String(running.section.schema_prefix ?? '')}${RAW}`);
+        // a venv of their own with the driver: the DuckDB ones keep their pins
+        assert.ok(supersetVenvFor(c.drivers).spec.requirements.includes(c.drivers[0]!));
+        assert.notEqual(supersetVenvFor(c.drivers).spec.cacheFolder, supersetVenv.spec.cacheFolder);
+        assert.ok(marimoVenvFor(c.drivers).spec.requirements.includes('sqlalchemy==2.0.44'));
+      }
+      // the URL Superset's provisioning script registers, rendered by SQLAlchemy (the Superset venv's; no driver needed)
+      const venv = supersetVenv.locate(undefined).dir;
+      if (!supersetVenv.ready(venv)) return;
+      const r = spawnSync(supersetVenv.python(venv), ['-c', `import json, os\n${WAREHOUSE_URI_PY}\nprint(json.dumps(warehouse_uri(os.environ)))`], { encoding: 'utf8', env: { PATH: process.env.PATH, ...env }, timeout: 60_000 });
+      assert.equal(r.status, 0, r.stderr);
+      const [uri, args] = JSON.parse(r.stdout) as [string, Record<string, unknown>];
+      if (!conn) {
+        assert.equal(uri, 'duckdb:////srv/serving.db');
+        assert.deepEqual(args, { read_only: true });
+      } else {
+        assert.equal(uri, conn.sqlalchemyUrl.replace('@', `:${encodeURIComponent(conn.password!)}@`));
+        assert.deepEqual(args, conn.connectArgs);
       }
     });
 
