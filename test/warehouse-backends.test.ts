@@ -9,6 +9,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import type { WarehouseClient } from '@basin/core';
+import { evaluate, ExpressionGuard, planMonitor, type Monitor } from '@basin/plugin-monitoring';
+import { supersetVenv, supersetVenvFor, WAREHOUSE_URI_PY } from '@basin/plugin-bi';
+import { marimoVenvFor } from '@basin/plugin-notebooks';
+import { companionWarehouseEnv } from '@basin/core';
+import pg from 'pg';
 import { tempDir } from '@basin/test';
 import { clientFor, warehousesUnderTest, type RunningWarehouse } from './support/warehouse-backends.js';
 
@@ -163,6 +168,104 @@ for (const backend of warehousesUnderTest) {
       assert.ok(!tables.some((t) => t.schema === '_basin_meta'));
       assert.equal(await client.describeTable(RAW, 'nope'), null);
       assert.deepEqual(await client.listTables('no_such_schema'), []);
+    });
+
+    test('monitors: metric monitors plan and evaluate through the interface, in the dialect', async () => {
+      // 10 days of orders: EU and US 4 paid orders of 10.5 a day; on the last day the EU has 2, and a refund
+      const rows: string[] = [];
+      let id = 0;
+      for (let day = 1; day <= 10; day++) {
+        for (const region of ['EU', 'US']) {
+          const n = day === 10 && region === 'EU' ? 2 : 4;
+          for (let i = 0; i < n; i++) rows.push(`${++id},2026-03-${String(day).padStart(2, '0')} 13:0${i}:00,${region},10.5,paid`);
+        }
+      }
+      rows.push(`${++id},2026-03-10 09:00:00,US,999,refunded`);
+      const file = csv(dir, 'orders.csv', 'id,ordered_at,region,amount,status', rows);
+      const columns = [
+        { name: 'id', type: 'BIGINT', nullable: false },
+        { name: 'ordered_at', type: 'TIMESTAMP', nullable: true },
+        { name: 'region', type: 'VARCHAR', nullable: true },
+        { name: 'amount', type: 'DOUBLE', nullable: true },
+        { name: 'status', type: 'VARCHAR', nullable: true },
+      ];
+      await client.loadStaged({ schema: 'raw_shop', staging: '_basin_staging__orders__m1', file: { path: file, format: 'csv' }, columns });
+      await client.swap({ source: 'shop', syncId: 'm1', resources: [{ schema: 'raw_shop', table: 'orders', staging: '_basin_staging__orders__m1', disposition: 'replace' }] });
+      const monitor = (name: string, value: string, extra: Partial<Monitor> = {}): Monitor => ({ name, source_table: 'raw_shop.orders', value_expression: value, filter: "status = 'paid'", compare: 'prior_period', alert_threshold: 10, drill_down: ['region'], ...extra });
+      const guard = new ExpressionGuard();
+      try {
+        // count(*): DuckDB re-prints it as count_star(), which only DuckDB knows; a server gets it as written
+        const count = await evaluate(await planMonitor(monitor('orders', 'count(*)'), client, guard), client, '2026-03-11');
+        assert.equal(count.period, '2026-03-10');
+        assert.equal(count.value, 6);
+        assert.equal(count.baseline, 8);
+        assert.equal(count.change_pct, -25);
+        assert.equal(count.crossed, true);
+        assert.deepEqual(count.segments[0], { dimension: 'region', segment: 'EU', value: 2, baseline: 4, change_pct: -50, delta: -2 });
+        const revenue = await evaluate(await planMonitor(monitor('revenue', 'sum(amount) -- paid only', { compare: 'rolling_7day_avg' }), client, guard), client, '2026-03-11');
+        assert.equal(revenue.value, 63);
+        assert.equal(revenue.baseline, 84);
+        // the clock's day is excluded: with today = the last day, the period is the day before
+        assert.equal((await evaluate(await planMonitor(monitor('orders', 'count(*)'), client, guard), client, '2026-03-10')).value, 8);
+        await assert.rejects(planMonitor(monitor('bad', 'sum(nope) FROM x'), client, guard), /value_expression/);
+        await assert.rejects(planMonitor(monitor('gone', 'count(*)', { source_table: 'raw_shop.nope' }), client, guard), /does not exist/);
+      } finally {
+        guard.close();
+      }
+    });
+
+    test('companions: Superset and marimo get the serving copy (DuckDB) or the read-only user of the server', async () => {
+      const conn = client.readOnlyConnection();
+      const env = companionWarehouseEnv(conn, '/srv/serving.db');
+      if (client.capabilities.servingCopy) {
+        assert.equal(conn, null);
+        assert.deepEqual(env, { BASIN_SERVING_DB: '/srv/serving.db' });
+        assert.equal(supersetVenvFor(undefined), supersetVenv, 'DuckDB keeps its Superset venv and pins');
+      } else {
+        const c = conn!;
+        const readUser = String(running.section.read_user);
+        const password = running.env[c.passwordEnv];
+        assert.ok(password, `the read-only password is named by ${c.passwordEnv}`);
+        assert.equal(c.password, password);
+        assert.doesNotMatch(c.sqlalchemyUrl, new RegExp(password!), 'the URL carries no password');
+        assert.equal(env.BASIN_WAREHOUSE_READ_PASSWORD, password);
+        if (backend.type === 'postgres') {
+          assert.equal(c.sqlalchemyUrl, `postgresql+psycopg2://${readUser}@${running.section.host}:${running.section.port}/basin`);
+          assert.deepEqual(c.drivers, ['psycopg2-binary==2.9.10']);
+          // what the URL names logs in, reads, and cannot write (the role is read-only)
+          const u = new URL(c.sqlalchemyUrl.replace(/^[^:]+:/, 'postgres:'));
+          const db = new pg.Client({ host: u.hostname, port: Number(u.port), user: decodeURIComponent(u.username), database: u.pathname.slice(1), password: c.password });
+          await db.connect();
+          try {
+            assert.equal(Number((await db.query(`SELECT count(*) AS n FROM ${q('people')}`)).rows[0].n), 104);
+            await assert.rejects(db.query(`DELETE FROM ${q('people')}`), /read-only/);
+          } finally {
+            await db.end();
+          }
+        } else {
+          assert.equal(c.sqlalchemyUrl, `trino://${readUser}@${running.section.host}:${running.section.port}/${running.section.catalog}`);
+          assert.deepEqual(c.connectArgs, { http_scheme: 'https', verify: running.section.ca_file });
+          assert.deepEqual(c.drivers, ['trino==0.336.0']);
+        }
+        assert.equal(c.schemaName(RAW), `${String(running.section.schema_prefix ?? '')}${RAW}`);
+        // a venv of their own with the driver: the DuckDB ones keep their pins
+        assert.ok(supersetVenvFor(c.drivers).spec.requirements.includes(c.drivers[0]!));
+        assert.notEqual(supersetVenvFor(c.drivers).spec.cacheFolder, supersetVenv.spec.cacheFolder);
+        assert.ok(marimoVenvFor(c.drivers).spec.requirements.includes('sqlalchemy==2.0.44'));
+      }
+      // the URL Superset's provisioning script registers, rendered by SQLAlchemy (the Superset venv's; no driver needed)
+      const venv = supersetVenv.locate(undefined).dir;
+      if (!supersetVenv.ready(venv)) return;
+      const r = spawnSync(supersetVenv.python(venv), ['-c', `import json, os\n${WAREHOUSE_URI_PY}\nprint(json.dumps(warehouse_uri(os.environ)))`], { encoding: 'utf8', env: { PATH: process.env.PATH, ...env }, timeout: 60_000 });
+      assert.equal(r.status, 0, r.stderr);
+      const [uri, args] = JSON.parse(r.stdout) as [string, Record<string, unknown>];
+      if (!conn) {
+        assert.equal(uri, 'duckdb:////srv/serving.db');
+        assert.deepEqual(args, { read_only: true });
+      } else {
+        assert.equal(uri, conn.sqlalchemyUrl.replace('@', `:${encodeURIComponent(conn.password!)}@`));
+        assert.deepEqual(args, conn.connectArgs);
+      }
     });
 
     test('query guard: the read-only user cannot write; one statement; timeout; caps', async () => {

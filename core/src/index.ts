@@ -26,6 +26,7 @@ export * from './plugin/order.js';
 export * from './plugin/refs.js';
 export * from './store/warehouse.js';
 export * from './warehouse/interface.js';
+export { companionWarehouseEnv } from './warehouse/companion-env.js';
 export * from './warehouse/portable-types.js';
 export * from './warehouse/registry.js';
 export * from './warehouse/open.js';

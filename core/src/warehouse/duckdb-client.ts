@@ -296,6 +296,10 @@ export class DuckDBWarehouseClient implements WarehouseClient {
     return { adapter: 'duckdb', requirements: DUCKDB_DBT_REQUIREMENTS, profile: { type: 'duckdb', path: this.engine.dbPath, threads: 1 }, env: {} };
   }
 
+  readOnlyConnection(): null {
+    return null; // companions open the serving copy
+  }
+
   exclusive<T>(fn: () => Promise<T>): Promise<T> {
     return this.engine.handoff(fn);
   }

@@ -153,6 +153,25 @@ export interface DbtTarget {
   venv?: ManagedVenv;
 }
 
+/**
+ * How a companion (Superset, marimo) reaches a server warehouse as the read-only user, for
+ * SQLAlchemy: Superset registers it as its database, a notebook makes an engine of it.
+ */
+export interface ReadOnlyConnection {
+  /** SQLAlchemy URL without the password: postgresql+psycopg2://reader@host:5432/db, trino://reader@host:8443/lake */
+  sqlalchemyUrl: string;
+  /** SQLAlchemy `connect_args` (Trino: http_scheme and the CA file to verify with; PostgreSQL: sslmode) */
+  connectArgs: Record<string, unknown>;
+  /** the environment variable holding the read-only password (the companion gets its value, never the URL) */
+  passwordEnv: string;
+  /** its value, when set (given to the companion's process environment, never written to a file) */
+  password?: string;
+  /** pinned pip requirements of the SQLAlchemy driver the companion's venv needs */
+  drivers: readonly string[];
+  /** the schema a Basin schema name has on the engine (schema_prefix applied) */
+  schemaName(schema: string): string;
+}
+
 export interface WarehouseHealth {
   type: string;
   ok: boolean;
@@ -199,6 +218,11 @@ export interface WarehouseClient {
   unload(schema: string, table: string, file: StagedFile): Promise<{ rows: number }>;
   /** dbt's target for this warehouse */
   dbtTarget(): DbtTarget;
+  /**
+   * How Superset and marimo connect read-only: null for DuckDB, whose companions open the serving
+   * copy (`capabilities.servingCopy`); a server engine gives its read-only user's SQLAlchemy URL.
+   */
+  readOnlyConnection(): ReadOnlyConnection | null;
   /**
    * Runs `fn` while an outside process (dbt) writes the warehouse: DuckDB waits for its queued writes,
    * closes the file and reopens it after; a server engine just runs `fn`.

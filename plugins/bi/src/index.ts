@@ -12,10 +12,11 @@ import { provisionDashboards, type ProvisionResult } from './dashboards.js';
 import { registerBiProxy } from './proxy.js';
 import { identityOf, openSupersetSession } from './sign-in.js';
 import { SupersetSupervisor } from './supervisor.js';
-import { supersetVenv } from './venv.js';
+import { supersetVenv, supersetVenvFor } from './venv.js';
 
 export { SupersetSupervisor, type SupersetStatus } from './supervisor.js';
-export { supersetVenv, BI_REQUIREMENTS } from './venv.js';
+export { supersetVenv, supersetVenvFor, BI_REQUIREMENTS } from './venv.js';
+export { WAREHOUSE_URI_PY } from './superset-files.js';
 export { supersetRole } from './roles.js';
 export { readDashboardFiles, type ProvisionResult } from './dashboards.js';
 
@@ -48,7 +49,11 @@ export default definePlugin({
       return;
     }
     const warehouse = ctx.resolve(coreServices.warehouse);
-    const venv = supersetVenv.locate(config.projectDir);
+    // a server warehouse (issue 22): Superset connects to it as the read-only user, with its driver in the venv
+    const client = ctx.resolve(coreServices.warehouseClient);
+    const connection = () => client.readOnlyConnection();
+    const projectVenv = supersetVenvFor(client.capabilities.servingCopy ? undefined : connection()?.drivers);
+    const venv = projectVenv.locate(config.projectDir);
 
     // each user's Superset password: random, sealed in auth.db, never shown; without the auth plugin one per run
     const auth = ctx.tryResolve(authRef);
@@ -71,11 +76,12 @@ export default definePlugin({
       }
     };
     const supervisor: SupersetSupervisor = new SupersetSupervisor({
-      venv: supersetVenv,
+      venv: projectVenv,
       venvDir: venv.dir,
       home: path.join(config.projectDir, '.basin', 'bi'),
       port: () => config.platform.bi_port,
       servingPath: () => warehouse.servingPath,
+      warehouse: connection,
       startTimeoutMs: () => section().start_timeout_seconds * 1000,
       log: ctx.log,
       onDatabaseId: (id) => saveDatabaseId(config.projectDir, id),

@@ -91,14 +91,32 @@ def FLASK_APP_MUTATOR(app):
 `;
 
 /**
+ * The "warehouse" database's SQLAlchemy URL and connect_args: the DuckDB serving copy opened read-only,
+ * or a server warehouse's read-only user (BASIN_WAREHOUSE_*; see warehouse-connection.ts). The
+ * password goes into the URL here only: Superset stores it encrypted and shows the URL masked.
+ */
+export const WAREHOUSE_URI_PY = `def warehouse_uri(env):
+    url = env.get("BASIN_WAREHOUSE_SQLALCHEMY_URL")
+    if not url:
+        return f"duckdb:///{env['BASIN_SERVING_DB']}", {"read_only": True}
+    from sqlalchemy.engine.url import make_url
+
+    u = make_url(url)
+    if env.get("BASIN_WAREHOUSE_READ_PASSWORD"):
+        u = u.set(password=env["BASIN_WAREHOUSE_READ_PASSWORD"])
+    return u.render_as_string(hide_password=False), json.loads(env.get("BASIN_WAREHOUSE_CONNECT_ARGS") or "{}")
+`;
+
+/**
  * One Python process before gunicorn (each `superset` command costs a full app import): with
  * BASIN_BI_MIGRATE=1 the metadata migrations (`superset db upgrade`) and roles/permissions (`superset
  * init`) first; then registers (or updates) the "warehouse" database and prints {"database_id": n}.
  */
-export const PROVISION_SCRIPT = `"""Basin's Superset setup: migrations and init when asked, then the warehouse, read-only on the serving copy."""
+export const PROVISION_SCRIPT = `"""Basin's Superset setup: migrations and init when asked, then the warehouse, read-only."""
 import json
 import os
 
+${WAREHOUSE_URI_PY}
 from superset.app import create_app
 
 app = create_app()
@@ -115,13 +133,13 @@ with app.app_context():
         sm.sync_role_definitions()
         db.session.commit()
 
-    serving = os.environ["BASIN_SERVING_DB"]
+    uri, connect_args = warehouse_uri(os.environ)
     d = db.session.query(Database).filter_by(database_name="warehouse").one_or_none()
     if d is None:
         d = Database(database_name="warehouse")
         db.session.add(d)
-    d.set_sqlalchemy_uri(f"duckdb:///{serving}")
-    d.extra = json.dumps({"engine_params": {"connect_args": {"read_only": True}}})
+    d.set_sqlalchemy_uri(uri)
+    d.extra = json.dumps({"engine_params": {"connect_args": connect_args}})
     d.expose_in_sqllab = True
     d.allow_dml = False
     d.allow_file_upload = False

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic, type Logger, type ManagedVenv } from '@basin/core';
+import { companionWarehouseEnv, writeFileAtomic, type Logger, type ManagedVenv, type ReadOnlyConnection } from '@basin/core';
 import { PROVISION_SCRIPT, SUPERSET_CONFIG } from './superset-files.js';
 
 export type SupersetState = 'stopped' | 'installing' | 'initializing' | 'starting' | 'running' | 'failed';
@@ -23,6 +23,8 @@ export interface SupervisorDeps {
   home: string;
   port: () => number;
   servingPath: () => string;
+  /** a server warehouse's read-only connection (null: DuckDB, Superset opens the serving copy) */
+  warehouse?: () => ReadOnlyConnection | null;
   startTimeoutMs: () => number;
   log: Logger;
   /** the warehouse's id in Superset, once registered */
@@ -83,7 +85,7 @@ export class SupersetSupervisor {
       BASIN_BI_HOME: this.d.home,
       BASIN_BI_SECRET_KEY: this.secretKey(),
       BASIN_BI_PROXY_SECRET: this.proxySecret,
-      BASIN_SERVING_DB: this.d.servingPath(),
+      ...companionWarehouseEnv(this.d.warehouse?.() ?? null, this.d.servingPath()),
       PYTHONUNBUFFERED: '1',
       SUPERSET_LOAD_EXAMPLES: 'no',
     };

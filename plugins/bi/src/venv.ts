@@ -25,3 +25,16 @@ export const supersetVenv = new ManagedVenv(
   },
   installRoot,
 );
+
+/**
+ * Superset's venv for the project's warehouse: DuckDB (no drivers) keeps the venv above; a server
+ * warehouse adds its SQLAlchemy driver (psycopg2-binary, trino) in a venv of its own, so the DuckDB
+ * one keeps its pins and a project switching back never reinstalls.
+ */
+export function supersetVenvFor(drivers: readonly string[] | undefined): ManagedVenv {
+  if (!drivers?.length) return supersetVenv;
+  return new ManagedVenv(
+    { ...supersetVenv.spec, requirements: [...BI_REQUIREMENTS, ...drivers], projectFolder: '.venv-bi-server', envVar: 'BASIN_BI_SERVER_VENV_DIR', cacheFolder: 'venv-bi-server' },
+    installRoot,
+  );
+}

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Clock, type EventBus, type Logger, type Warehouse } from '@basin/core';
+import { type Clock, type EventBus, type Logger, type WarehouseClient } from '@basin/core';
 import type { Monitor, MonitorsFile } from './config.js';
 import { roundPct } from './compare.js';
 import { evaluate } from './evaluate.js';
@@ -46,7 +46,8 @@ export class MonitorEngine {
   constructor(
     /** monitors.yml as running now (a valid edit applies without a restart) */
     private readonly file: () => Promise<MonitorsFile>,
-    private readonly warehouse: Warehouse,
+    /** the project's warehouse (any backend): monitors read through its read-only query */
+    private readonly warehouse: WarehouseClient,
     private readonly store: MonitorStore,
     private readonly events: EventBus,
     private readonly clock: Clock,

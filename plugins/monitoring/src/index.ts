@@ -13,6 +13,9 @@ export * from './config.js';
 export type { MetricAlert, RunOutcome } from './engine.js';
 export type { MonitorResult, MonitorRun, SegmentMove } from './store.js';
 export { MonitorEngine } from './engine.js';
+export { planMonitor, MonitorPlanError, type MonitorPlan } from './plan.js';
+export { evaluate, type Evaluation } from './evaluate.js';
+export { ExpressionGuard, ExpressionError } from './expression-guard.js';
 export * from './contract.js';
 
 /** Runs after the last of a burst of syncs (several sources finishing together make one run). */
@@ -30,7 +33,7 @@ export default definePlugin({
     const monitors = new LiveConfigFile<MonitorsFile>(ctx.config.projectDir, monitorsFileSpec, ctx.config.file<MonitorsFile>('monitors'), ctx.log, () => ctx.clock.now());
     const engine = new MonitorEngine(
       () => monitors.get(),
-      ctx.resolve(coreServices.warehouse),
+      ctx.resolve(coreServices.warehouseClient),
       store,
       ctx.events,
       ctx.clock,

@@ -1,14 +1,20 @@
-import { ident, type Warehouse } from '@basin/core';
+import type { WarehouseClient } from '@basin/core';
 import type { Monitor } from './config.js';
+import { monitorDialect, type MonitorDialect } from './dialect.js';
 import { ExpressionError, type ExpressionGuard } from './expression-guard.js';
 
-/** A monitor whose every piece of SQL is validated: identifiers checked against the catalog and quoted, expressions re-printed by DuckDB. */
+/**
+ * A monitor whose every piece of SQL is validated: identifiers checked against the catalog and
+ * quoted, expressions checked by DuckDB's parser (re-printed by DuckDB on the DuckDB warehouse; as
+ * written, in the server's dialect, on a server warehouse, where the read-only user is the boundary).
+ */
 export interface MonitorPlan {
   monitor: Monitor;
   schema: string;
   table: string;
-  /** quoted `"schema"."table"` */
+  /** the table as the warehouse's dialect qualifies it */
   from: string;
+  dialect: MonitorDialect;
   dateColumn: string;
   /** SQL for the day of a row (DATE) */
   dayExpr: string;
@@ -34,24 +40,22 @@ interface ColumnRow {
   data_type: string;
 }
 
-/** The day of a row: DATE as is, TIMESTAMP cast, TIMESTAMP WITH TIME ZONE taken in UTC. */
-function dayExpression(column: string, dataType: string): string | null {
-  const t = dataType.toUpperCase();
-  if (t === 'DATE') return ident(column);
-  if (t === 'TIMESTAMP WITH TIME ZONE') return `CAST(timezone('UTC', ${ident(column)}) AS DATE)`;
-  if (t.startsWith('TIMESTAMP')) return `CAST(${ident(column)} AS DATE)`;
-  return null;
-}
+/**
+ * An expression as written, for a server dialect: DuckDB's re-print is DuckDB SQL (count(*) becomes
+ * count_star()). The guard has checked it is one expression; the line break ends a trailing comment.
+ */
+const asWritten = (expr: string): string => `(${expr.trim()}\n)`;
 
-export async function planMonitor(m: Monitor, warehouse: Warehouse, guard: ExpressionGuard): Promise<MonitorPlan> {
+export async function planMonitor(m: Monitor, warehouse: WarehouseClient, guard: ExpressionGuard): Promise<MonitorPlan> {
   const fail = (field: string, message: string): never => {
     throw new MonitorPlanError({ monitor: m.name, field, message });
   };
+  const cap = warehouse.capabilities;
+  const dialect = monitorDialect(cap);
+  const duckdb = cap.dialect === 'duckdb';
+  const dayExpression = (column: string, type: string) => dialect.day(column, type);
   const [schema, table] = m.source_table.split('.') as [string, string];
-  const columns = await warehouse.query<ColumnRow>(
-    'SELECT column_name, data_type FROM information_schema.columns WHERE table_catalog = current_database() AND table_schema = $1 AND table_name = $2 ORDER BY ordinal_position',
-    [schema, table],
-  );
+  const columns: ColumnRow[] = ((await warehouse.describeTable(schema, table)) ?? []).map((c) => ({ column_name: c.name, data_type: c.type }));
   if (!columns.length) fail('source_table', `table ${m.source_table} does not exist in the warehouse`);
   const byName = new Map(columns.map((c) => [c.column_name, c]));
 
@@ -70,12 +74,13 @@ export async function planMonitor(m: Monitor, warehouse: Warehouse, guard: Expre
 
   const drill = m.drill_down.map((col, i) => {
     const c = byName.get(col) ?? fail(`drill_down/${i}`, `column ${col} does not exist in ${m.source_table}`);
-    return { column: c.column_name, sql: ident(c.column_name) };
+    return { column: c.column_name, sql: cap.quoteIdent(c.column_name) };
   });
 
   let valueSql: string;
   try {
-    valueSql = await guard.valueExpression(m.value_expression);
+    const canonical = await guard.valueExpression(m.value_expression);
+    valueSql = duckdb ? canonical : asWritten(m.value_expression);
   } catch (e) {
     if (e instanceof ExpressionError) fail('value_expression', e.message);
     throw e;
@@ -83,11 +88,12 @@ export async function planMonitor(m: Monitor, warehouse: Warehouse, guard: Expre
   let filterSql: string | null = null;
   if (m.filter !== undefined && m.filter.trim() !== '') {
     try {
-      filterSql = await guard.filter(m.filter);
+      const canonical = await guard.filter(m.filter);
+      filterSql = duckdb ? canonical : asWritten(m.filter);
     } catch (e) {
       if (e instanceof ExpressionError) fail('filter', e.message);
       throw e;
     }
   }
-  return { monitor: m, schema, table, from: `${ident(schema)}.${ident(table)}`, dateColumn, dayExpr: dayExpr!, valueSql: valueSql!, filterSql, drill };
+  return { monitor: m, schema, table, from: cap.qualify(schema, table), dialect, dateColumn, dayExpr: dayExpr!, valueSql: valueSql!, filterSql, drill };
 }

@@ -8,14 +8,15 @@ import { registerNotebookProxy } from './proxy.js';
 import { registerNotebookRoutes } from './routes.js';
 import { NotebookServers } from './servers.js';
 import { NotebookService } from './service.js';
-import { marimoVenv } from './venv.js';
+import { marimoVenv, marimoVenvFor } from './venv.js';
 import { notebookPermissions } from './permissions.js';
 
 /** a page module of this plugin (served by the web plugin with its folder, ctx.page) */
 const uiFile = (name: string): string => fileURLToPath(new URL(`../ui/${name}`, import.meta.url));
 
 export { NotebookService, type NotebookRecord } from './service.js';
-export { marimoVenv, NOTEBOOK_REQUIREMENTS } from './venv.js';
+export { marimoVenv, marimoVenvFor, NOTEBOOK_REQUIREMENTS, NOTEBOOK_SERVER_REQUIREMENTS } from './venv.js';
+export { NotebookServers } from './servers.js';
 export { TEMPLATES } from './templates.js';
 
 /** How often expired locks and idle servers are swept (their servers stopped). */
@@ -39,13 +40,17 @@ export default definePlugin({
       ctx.status(() => ({ name: 'notebooks', state: 'stopped', detail: 'notebooks.enabled is false in .basin/project.yml' }));
       return;
     }
-    const venv = marimoVenv.locate(config.projectDir);
+    // a server warehouse (issue 22): notebooks also get its read-only connection, with SQLAlchemy and the driver in the venv
+    const client = ctx.resolve(coreServices.warehouseClient);
+    const connection = () => (client.capabilities.servingCopy ? null : client.readOnlyConnection());
+    const projectVenv = marimoVenvFor(connection()?.drivers);
+    const venv = projectVenv.locate(config.projectDir);
     let installing: Promise<string> | null = null;
     const marimo = (): Promise<string> => {
-      if (marimoVenv.ready(venv.dir)) return Promise.resolve(marimoVenv.executable(venv.dir));
-      installing ??= marimoVenv
+      if (projectVenv.ready(venv.dir)) return Promise.resolve(projectVenv.executable(venv.dir));
+      installing ??= projectVenv
         .ensure(venv.dir, (l) => ctx.log.info(`[marimo venv] ${l}`))
-        .then(() => marimoVenv.executable(venv.dir))
+        .then(() => projectVenv.executable(venv.dir))
         .finally(() => (installing = null));
       return installing;
     };
@@ -56,6 +61,7 @@ export default definePlugin({
       projectDir: config.projectDir,
       notebookFile: (name) => path.join(dir, `${name}.py`),
       servingPath: () => warehouse.servingPath,
+      warehouse: connection,
       basePort: () => config.platform.notebook_port,
       maxServers: () => section().max_servers,
       startTimeoutMs: () => section().start_timeout_seconds * 1000,
@@ -78,7 +84,7 @@ export default definePlugin({
 
     ctx.status(() => {
       const running = servers.list().map((s) => ({ name: s.name, pid: s.pid, started_at: s.started_at }));
-      if (!marimoVenv.ready(venv.dir)) return { name: 'notebooks', state: installing ? 'starting' : 'not_installed', detail: `run \`basin notebooks setup\` (virtualenv: ${venv.dir})`, running };
+      if (!projectVenv.ready(venv.dir)) return { name: 'notebooks', state: installing ? 'starting' : 'not_installed', detail: `run \`basin notebooks setup\` (virtualenv: ${venv.dir})`, running };
       return { name: 'notebooks', state: 'ok', url: '/notebooks', running, max_servers: section().max_servers };
     });
 

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { type Logger } from '@basin/core';
+import { companionWarehouseEnv, type Logger, type ReadOnlyConnection } from '@basin/core';
 import { notebookErrors } from './errors.js';
 
 /** One running marimo server, serving one notebook under /notebooks/{name}/ on a loopback port. */
@@ -29,6 +29,8 @@ export interface NotebookServersDeps {
   projectDir: string;
   notebookFile: (name: string) => string;
   servingPath: () => string;
+  /** a server warehouse's read-only connection (null: DuckDB; the serving copy is all there is) */
+  warehouse?: () => ReadOnlyConnection | null;
   basePort: () => number;
   maxServers: () => number;
   startTimeoutMs: () => number;
@@ -99,6 +101,12 @@ export class NotebookServers {
     throw notebookErrors.notebook_port_unavailable({ base });
   }
 
+  /** the warehouse as the notebook process sees it: BASIN_SERVING_DB always, BASIN_WAREHOUSE_* on a server warehouse */
+  warehouseEnv(): Record<string, string> {
+    const conn = this.d.warehouse?.() ?? null;
+    return { BASIN_SERVING_DB: this.d.servingPath(), ...(conn ? companionWarehouseEnv(conn, this.d.servingPath()) : {}) };
+  }
+
   private async spawn(name: string): Promise<NotebookServer> {
     const marimo = await this.d.marimo();
     const port = await this.freePort();
@@ -111,7 +119,8 @@ export class NotebookServers {
     const child = spawn(marimo, args, {
       cwd: this.d.projectDir,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, BASIN_SERVING_DB: this.d.servingPath(), MARIMO_SKIP_UPDATE_CHECK: '1', DO_NOT_TRACK: '1' },
+      // the templates read the serving copy; on a server warehouse the notebook may also make a SQLAlchemy engine of BASIN_WAREHOUSE_*
+      env: { ...process.env, ...this.warehouseEnv(), MARIMO_SKIP_UPDATE_CHECK: '1', DO_NOT_TRACK: '1' },
       detached: false,
     });
     const server: NotebookServer = { name, port, pid: child.pid ?? 0, token, started_at: new Date().toISOString(), child, output: [], last_active: this.d.now().getTime(), sockets: 0 };

@@ -21,3 +21,24 @@ export const marimoVenv = new ManagedVenv(
   },
   installRoot,
 );
+
+/** SQLAlchemy for a notebook's engine on a server warehouse (the driver comes from the warehouse) */
+export const NOTEBOOK_SERVER_REQUIREMENTS = ['sqlalchemy==2.0.44'] as const;
+
+/**
+ * marimo's venv for the project's warehouse: DuckDB keeps the venv above; a server warehouse adds
+ * SQLAlchemy and its driver (psycopg2-binary, trino) in a venv of its own, so the DuckDB one keeps its pins.
+ */
+export function marimoVenvFor(drivers: readonly string[] | undefined): ManagedVenv {
+  if (!drivers?.length) return marimoVenv;
+  return new ManagedVenv(
+    {
+      ...marimoVenv.spec,
+      requirements: [...NOTEBOOK_REQUIREMENTS, ...NOTEBOOK_SERVER_REQUIREMENTS, ...drivers],
+      projectFolder: '.venv-notebooks-server',
+      envVar: 'BASIN_NOTEBOOKS_SERVER_VENV_DIR',
+      cacheFolder: 'venv-notebooks-server',
+    },
+    installRoot,
+  );
+}

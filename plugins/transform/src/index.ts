@@ -52,10 +52,12 @@ export default definePlugin({
     const venv = locateVenv(config.projectDir);
     // a server warehouse brings its own dbt adapter venv and target (issue 22); DuckDB keeps this plugin's
     const client = ctx.resolve(coreServices.warehouseClient);
-    const serverVenv = client.capabilities.servingCopy ? undefined : client.dbtTarget().venv;
-
     let installing: Promise<string> | null = null;
     const dbt = (): Promise<string> => {
+      // asked when dbt runs, not at start: a target may need a secret (Trino's password) the start does not
+      const server = client.capabilities.servingCopy ? undefined : client.dbtTarget();
+      if (server && !server.venv) return Promise.reject(new Error(`The ${server.adapter} warehouse names no dbt venv in its dbt target; its backend package must set one.`));
+      const serverVenv = server?.venv;
       if (serverVenv) {
         const dir = serverVenv.locate(config.projectDir).dir;
         if (serverVenv.ready(dir)) return Promise.resolve(serverVenv.executable(dir));

@@ -14,6 +14,7 @@ import {
   type DbtTarget,
   type QueryOptions,
   type QueryResult,
+  type ReadOnlyConnection,
   type StagedFile,
   type StageRequest,
   type SwappedTable,
@@ -25,6 +26,9 @@ import {
 } from '@basin/core';
 import { jsonSafe, pgIdent, pgLiteral, postgresType } from './types.js';
 import { POSTGRES_DBT_REQUIREMENTS, postgresDbtVenv } from './dbt.js';
+
+/** the SQLAlchemy driver companions need (binary wheels on PyPI: no compiler, no libpq headers) */
+export const POSTGRES_SQLALCHEMY_DRIVERS = ['psycopg2-binary==2.9.10'] as const;
 
 export interface PostgresSettings {
   host: string;
@@ -360,6 +364,19 @@ export class PostgresWarehouseClient implements WarehouseClient {
       },
       env: password === undefined ? {} : { [s.password_env]: password },
       venv: postgresDbtVenv,
+    };
+  }
+
+  /** Superset and marimo connect as the read-only role through psycopg2 */
+  readOnlyConnection(): ReadOnlyConnection {
+    const s = this.settings;
+    return {
+      sqlalchemyUrl: `postgresql+psycopg2://${encodeURIComponent(s.read_user)}@${s.host}:${s.port}/${encodeURIComponent(s.database)}`,
+      connectArgs: s.ssl ? { sslmode: 'require' } : {},
+      passwordEnv: s.read_password_env,
+      password: this.env(s.read_password_env),
+      drivers: POSTGRES_SQLALCHEMY_DRIVERS,
+      schemaName: (schema) => this.schemaName(schema),
     };
   }
 

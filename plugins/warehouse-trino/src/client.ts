@@ -20,6 +20,7 @@ import {
   type DbtTarget,
   type QueryOptions,
   type QueryResult,
+  type ReadOnlyConnection,
   type StagedFile,
   type StageRequest,
   type SwappedTable,
@@ -31,7 +32,7 @@ import {
 } from '@basin/core';
 import { ident, literal, TrinoLogin, TrinoQueryError } from './trino-login.js';
 import { finalColumn, fromStaging, jsonSafe, stagedColumn } from './types.js';
-import { DBT_TRINO_REQUIREMENTS } from './install.js';
+import { DBT_TRINO_REQUIREMENTS, dbtTrinoVenv } from './install.js';
 
 export interface TrinoSettings {
   /** https://host:port or http://host:port of the coordinator */
@@ -50,6 +51,9 @@ export interface TrinoSettings {
   /** a PEM file of the CA (or self-signed certificate) to trust for https; empty: the system's */
   ca_file: string;
 }
+
+/** the SQLAlchemy dialect companions need (pure Python, on PyPI) */
+export const TRINO_SQLALCHEMY_DRIVERS = ['trino==0.336.0'] as const;
 
 /** where staged Parquet goes inside the lake folder */
 const STAGE_FOLDER = '_basin_stage';
@@ -439,7 +443,24 @@ export class TrinoWarehouseClient implements WarehouseClient {
         env.REQUESTS_CA_BUNDLE = this.settings.ca_file;
       }
     }
-    return { adapter: 'trino', requirements: DBT_TRINO_REQUIREMENTS, profile, env };
+    // the transform plugin runs dbt from this venv (dbt-trino), not its own dbt-duckdb one
+    return { adapter: 'trino', requirements: DBT_TRINO_REQUIREMENTS, profile, env, venv: dbtTrinoVenv };
+  }
+
+  /** Superset and marimo connect as the read-only user through the trino package's SQLAlchemy dialect */
+  readOnlyConnection(): ReadOnlyConnection {
+    const u = new URL(this.settings.url);
+    const https = u.protocol === 'https:';
+    return {
+      sqlalchemyUrl: `trino://${encodeURIComponent(this.settings.read_user)}@${u.hostname}:${Number(u.port || (https ? 443 : 80))}/${encodeURIComponent(this.settings.catalog)}`,
+      // `verify` is requests' own: a CA file, or true for the system's CAs
+      connectArgs: { http_scheme: https ? 'https' : 'http', ...(https ? { verify: this.settings.ca_file || true } : {}) },
+      passwordEnv: this.settings.read_password_env,
+      // over plain http Trino refuses passwords (as for the client's own reads)
+      password: https ? this.env(this.settings.read_password_env) : undefined,
+      drivers: TRINO_SQLALCHEMY_DRIVERS,
+      schemaName: (schema) => this.schemaName(schema),
+    };
   }
 
   exclusive<T>(fn: () => Promise<T>): Promise<T> {
