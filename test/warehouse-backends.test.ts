@@ -10,6 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import type { WarehouseClient } from '@basin/core';
 import { evaluate, ExpressionGuard, planMonitor, type Monitor } from '@basin/plugin-monitoring';
+// bi and notebooks are resolved through the workspace, not declared in test/package.json: both have
+// @basin/test as a dev dependency and turbo refuses the build cycle a declaration would make
 import { supersetVenv, supersetVenvFor, WAREHOUSE_URI_PY } from '@basin/plugin-bi';
 import { marimoVenvFor } from '@basin/plugin-notebooks';
 import { companionWarehouseEnv } from '@basin/core';
