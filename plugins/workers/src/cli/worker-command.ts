@@ -16,6 +16,7 @@ export function registerWorkerCommand(cli: CliContext): void {
     .option('--name <name>', "this worker's name (its local state is .basin/workers/<name> in the project)", os.hostname())
     .option('--work-dir <dir>', 'where to keep the local state instead')
     .option('--concurrency <n>', 'syncs run at once (default: workers.concurrency)')
+    .addHelpText('after', '\nExamples:\n  $ basin worker --project ~/acme\n  $ basin worker --project ~/acme --name etl-2 --concurrency 2\n')
     .action(async (o: { project: string; name: string; workDir?: string; concurrency?: string }) => {
       if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(o.name)) throw new CliExit(EXIT.config, 'basin worker: --name takes letters, digits, dot, dash and underscore.');
       const projectDir = path.resolve(o.project);
