@@ -3,12 +3,13 @@
 // certificate, both free ports), stop() removes everything.
 // Uses Debian's dovecot-imapd binaries (scripts/setup.d/60-dovecot.mjs installs them); the Debian
 // service is not used. Run as root, mail is kept as `nobody` (Dovecot refuses mail access as UID 0).
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { ImapFlow } from 'imapflow';
+import { freePort, logTail, trackServer } from './server-process.js';
 
 export interface DovecotUser {
   user: string;
@@ -36,16 +37,6 @@ export interface DovecotServer {
 
 const BIN = '/usr/sbin/dovecot';
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 function greets(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -60,8 +51,6 @@ function greets(port: number): Promise<boolean> {
   });
 }
 
-const live = new Set<{ proc: ChildProcess; dir: string }>();
-let exitHook = false;
 
 /** the maildir folder of a mailbox name (Maildir++: INBOX is the root, others `.Name`, `/` as `.`) */
 function maildirOf(home: string, folder: string): string {
@@ -143,27 +132,8 @@ service auth-worker {
   const proc = spawn(BIN, ['-F', '-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   proc.stderr!.on('data', (d) => (stderr += d));
-  const handle = { proc, dir };
-  live.add(handle);
-  if (!exitHook) {
-    exitHook = true;
-    process.once('exit', () => {
-      for (const h of live) {
-        h.proc.kill('SIGKILL');
-        fs.rmSync(h.dir, { recursive: true, force: true });
-      }
-    });
-  }
-  for (let i = 0; !(await greets(port)); i++) {
-    if (proc.exitCode !== null || i > 100) {
-      const log = fs.existsSync(path.join(dir, 'dovecot.log')) ? fs.readFileSync(path.join(dir, 'dovecot.log'), 'utf8').slice(-2000) : '';
-      proc.kill('SIGKILL');
-      fs.rmSync(dir, { recursive: true, force: true });
-      live.delete(handle);
-      throw new Error(`dovecot did not start: ${stderr}\n${log}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const server = trackServer(proc, dir);
+  await server.waitReady(() => greets(port), 100, () => new Error(`dovecot did not start: ${stderr}\n${logTail(path.join(dir, 'dovecot.log'))}`));
   const first = users[0]!;
   const client = async (u: DovecotUser = first) => {
     const c = new ImapFlow({ host: '127.0.0.1', port, secure: false, doSTARTTLS: false, auth: { user: u.user, pass: u.password }, logger: false, disableAutoIdle: true });
@@ -171,7 +141,6 @@ service auth-worker {
     await c.connect();
     return c;
   };
-  let stopped = false;
   return {
     host: '127.0.0.1',
     port,
@@ -199,16 +168,7 @@ service auth-worker {
       messages.forEach((m, i) => fs.writeFileSync(path.join(md, 'new', `${stamp}.M${i}P${process.pid}.basin-test`), m));
       if (root) execFileSync('chown', ['-R', `${mailUid}:${mailGid}`, path.join(home(u.user), 'Maildir')]);
     },
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      const exited = new Promise((r) => proc.once('exit', r));
-      proc.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
-      fs.rmSync(dir, { recursive: true, force: true });
-      live.delete(handle);
-    },
+    stop: server.stop,
   };
 }
 

@@ -1,11 +1,11 @@
 // A throwaway FerretDB v1 server (MongoDB wire protocol, SQLite backend) for tests: its data in a temp
 // dir, 127.0.0.1 on a free port, authentication enforced (SCRAM, one user made at start), stop()
 // removes everything. scripts/setup.d/60-ferretdb.mjs builds the binary with Go.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { accepts, freePort, logTail, trackServer } from './server-process.js';
 
 export interface FerretdbServer {
   host: string;
@@ -28,27 +28,8 @@ export function ferretdbBin(): string | null {
   return fs.existsSync(bin) ? bin : null;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = net.connect(port, '127.0.0.1');
-    s.once('connect', () => (s.destroy(), resolve(true)));
-    s.once('error', () => resolve(false));
-  });
-}
 
-const live = new Set<{ proc: ChildProcess; dir: string }>();
-let exitHook = false;
 
 export async function startFerretdb(opts: { username?: string; password?: string } = {}): Promise<FerretdbServer> {
   const bin = ferretdbBin();
@@ -76,28 +57,8 @@ export async function startFerretdb(opts: { username?: string; password?: string
     ],
     { stdio: ['ignore', 'ignore', fs.openSync(path.join(dir, 'ferretdb.log'), 'a')] },
   );
-  const handle = { proc, dir };
-  live.add(handle);
-  if (!exitHook) {
-    exitHook = true;
-    process.once('exit', () => {
-      for (const h of live) {
-        h.proc.kill('SIGKILL');
-        fs.rmSync(h.dir, { recursive: true, force: true });
-      }
-    });
-  }
-  for (let i = 0; !(await accepts(port)); i++) {
-    if (proc.exitCode !== null || i > 300) {
-      const log = fs.existsSync(path.join(dir, 'ferretdb.log')) ? fs.readFileSync(path.join(dir, 'ferretdb.log'), 'utf8').slice(-2000) : '';
-      proc.kill('SIGKILL');
-      fs.rmSync(dir, { recursive: true, force: true });
-      live.delete(handle);
-      throw new Error(`ferretdb did not start on port ${port}\n${log}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  let stopped = false;
+  const server = trackServer(proc, dir);
+  await server.waitReady(() => accepts(port), 300, () => new Error(`ferretdb did not start on port ${port}\n${logTail(path.join(dir, 'ferretdb.log'))}`));
   return {
     host: '127.0.0.1',
     port,
@@ -105,15 +66,6 @@ export async function startFerretdb(opts: { username?: string; password?: string
     username,
     password,
     urlFor: (u, p, db) => `mongodb://${encodeURIComponent(u)}:${encodeURIComponent(p)}@127.0.0.1:${port}/${db ? encodeURIComponent(db) : ''}?authSource=admin`,
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      const exited = new Promise((r) => proc.once('exit', r));
-      proc.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-      if (proc.exitCode === null) proc.kill('SIGKILL');
-      fs.rmSync(dir, { recursive: true, force: true });
-      live.delete(handle);
-    },
+    stop: server.stop,
   };
 }

@@ -3,12 +3,12 @@
 // heap. Client listeners: PLAINTEXT, SASL_PLAINTEXT with one user (basin / SASL_PASSWORD) for PLAIN,
 // SCRAM-SHA-256 and SCRAM-SHA-512 (the authentication tests), and with `tls` an SSL one with a self-signed certificate (keytool). stop() ends the JVM and removes the dir. The jars come from
 // scripts/setup.d/60-kafka.mjs; start it once per test file.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { accepts, freePort, logTail, trackServer } from './server-process.js';
 import { KAFKA_VERSION, kafkaCacheValid, kafkaHome, kafkaLibDir } from '../../scripts/setup.d/60-kafka.mjs';
 
 export interface KafkaBroker {
@@ -29,30 +29,8 @@ export interface KafkaBroker {
 const SASL_USER = 'basin';
 const SASL_PASSWORD = 'kafka-test-sasl-secret-7f3a';
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = net.connect(port, '127.0.0.1');
-    s.once('connect', () => {
-      s.destroy();
-      resolve(true);
-    });
-    s.once('error', () => resolve(false));
-  });
-}
 
-const live = new Set<{ proc: ChildProcess; dir: string }>();
-let exitHook = false;
 
 /** a self-signed certificate for 127.0.0.1 in a PKCS12 keystore (keytool from the JDK), and its PEM */
 function selfSigned(dir: string): { keystore: string; password: string; pem: string } {
@@ -111,39 +89,9 @@ export async function startKafka(opts: { heap?: string; tls?: boolean } = {}): P
   const t0 = Date.now();
   const proc = spawn('java', [...jvm, 'kafka.Kafka', props], { stdio: ['ignore', out, out] });
   fs.closeSync(out);
-  const handle = { proc, dir };
-  live.add(handle);
-  if (!exitHook) {
-    exitHook = true;
-    process.once('exit', () => {
-      for (const h of live) {
-        h.proc.kill('SIGKILL');
-        fs.rmSync(h.dir, { recursive: true, force: true });
-      }
-    });
-  }
-  let stopped = false;
-  const stop = async () => {
-    if (stopped) return;
-    stopped = true;
-    if (proc.exitCode === null) {
-      const exited = new Promise((r) => proc.once('exit', r));
-      proc.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-      if (proc.exitCode === null) proc.kill('SIGKILL');
-    }
-    fs.rmSync(dir, { recursive: true, force: true });
-    live.delete(handle);
-  };
-  for (let i = 0; ; i++) {
-    if ((await accepts(port)) && (await accepts(saslPort)) && (!tls || (await accepts(sslPort)))) break;
-    if (proc.exitCode !== null || i > 600) {
-      const log = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').slice(-3000) : '';
-      await stop();
-      throw new Error(`the Kafka broker did not start (exit ${proc.exitCode}):\n${log}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const server = trackServer(proc, dir);
+  const listening = async () => (await accepts(port)) && (await accepts(saslPort)) && (!tls || (await accepts(sslPort)));
+  await server.waitReady(listening, 600, () => new Error(`the Kafka broker did not start (exit ${proc.exitCode}):\n${logTail(logFile, 3000)}`));
   return {
     bootstrap: `127.0.0.1:${port}`,
     saslBootstrap: `127.0.0.1:${saslPort}`,
@@ -151,6 +99,6 @@ export async function startKafka(opts: { heap?: string; tls?: boolean } = {}): P
     saslPassword: SASL_PASSWORD,
     ...(tls ? { sslBootstrap: `127.0.0.1:${sslPort}`, caPem: tls.pem } : {}),
     startMs: Date.now() - t0,
-    stop,
+    stop: server.stop,
   };
 }

@@ -1,11 +1,11 @@
 // A throwaway MariaDB server for tests: mariadb-install-db into a temp dir, mariadbd on 127.0.0.1 with
 // a free port and the socket in the same dir, stop() removes everything. Uses Debian's mariadb-server
 // binaries (scripts/setup.d/60-mariadb.mjs installs them); the Debian service itself is not used.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort, logTail, trackServer } from './server-process.js';
 
 export interface MariadbServer {
   host: string;
@@ -19,19 +19,7 @@ export interface MariadbServer {
 
 const BIN = { install: '/usr/bin/mariadb-install-db', server: '/usr/sbin/mariadbd', client: '/usr/bin/mariadb' };
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
-const live = new Set<{ proc: ChildProcess; dir: string }>();
-let exitHook = false;
 
 export async function startMariadb(): Promise<MariadbServer> {
   if (!fs.existsSync(BIN.server)) throw new Error('MariaDB server binaries not found (/usr/sbin/mariadbd); run `node scripts/setup.mjs mariadb`.');
@@ -46,49 +34,25 @@ export async function startMariadb(): Promise<MariadbServer> {
     ['--no-defaults', `--datadir=${data}`, `--socket=${socket}`, `--port=${port}`, '--bind-address=127.0.0.1', `--user=${user}`, `--pid-file=${path.join(dir, 'mysqld.pid')}`, `--log-error=${path.join(dir, 'error.log')}`, '--innodb-buffer-pool-size=64M', '--innodb-flush-log-at-trx-commit=0', '--skip-name-resolve'],
     { stdio: 'ignore' },
   );
-  const handle = { proc, dir };
-  live.add(handle);
-  if (!exitHook) {
-    exitHook = true;
-    process.once('exit', () => {
-      for (const h of live) {
-        h.proc.kill('SIGKILL');
-        fs.rmSync(h.dir, { recursive: true, force: true });
-      }
-    });
-  }
+  const server = trackServer(proc, dir);
   const sql = (text: string, database?: string) =>
     execFileSync(BIN.client, ['--no-defaults', `--socket=${socket}`, '-uroot', '-N', '-B', ...(database ? [database] : [])], { encoding: 'utf8', input: text, stdio: ['pipe', 'pipe', 'pipe'] });
-  for (let i = 0; ; i++) {
+  let lastError = '';
+  const answers = () => {
     try {
       sql('SELECT 1');
-      break;
+      return true;
     } catch (e) {
-      if (proc.exitCode !== null || i > 300) {
-        const log = fs.existsSync(path.join(dir, 'error.log')) ? fs.readFileSync(path.join(dir, 'error.log'), 'utf8').slice(-2000) : '';
-        proc.kill('SIGKILL');
-        fs.rmSync(dir, { recursive: true, force: true });
-        live.delete(handle);
-        throw new Error(`mariadbd did not start: ${(e as Error).message}\n${log}`);
-      }
-      await new Promise((r) => setTimeout(r, 100));
+      lastError = (e as Error).message;
+      return false;
     }
-  }
-  let stopped = false;
+  };
+  await server.waitReady(answers, 300, () => new Error(`mariadbd did not start: ${lastError}\n${logTail(path.join(dir, 'error.log'))}`));
   return {
     host: '127.0.0.1',
     port,
     sql,
     urlFor: (u, p, db) => `mysql://${encodeURIComponent(u)}:${encodeURIComponent(p)}@127.0.0.1:${port}/${encodeURIComponent(db)}`,
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      const exited = new Promise((r) => proc.once('exit', r));
-      proc.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-      if (proc.exitCode === null) proc.kill('SIGKILL');
-      fs.rmSync(dir, { recursive: true, force: true });
-      live.delete(handle);
-    },
+    stop: server.stop,
   };
 }

@@ -4,9 +4,9 @@
 // because PostgreSQL refuses to run as root.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from './server-process.js';
 
 export interface PostgresServer {
   /** superuser URL, trusted on loopback: postgres://postgres@127.0.0.1:<port>/postgres */
@@ -36,16 +36,6 @@ export function postgresBinDir(): string | null {
   return versions.length ? path.join(base, versions[0]!, 'bin') : null;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
 

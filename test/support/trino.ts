@@ -4,12 +4,12 @@
 // writer and a read-only reader. First start takes ~20 s; every later test file reuses it.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { startLocalCoordinator } from '../../plugins/warehouse-trino/src/local-coordinator.js';
 import { freshDatabase, sharedPostgres } from './shared-postgres.js';
 import { sharedServer } from './shared-server.js';
+import { freePort } from './server-process.js';
 
 export interface TrinoTestServer {
   /** https://127.0.0.1:<port> */
@@ -28,16 +28,6 @@ export interface TrinoTestServer {
   startMs: number;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 export async function sharedTrino(): Promise<TrinoTestServer> {
   const info = await sharedServer('trino', async () => {
