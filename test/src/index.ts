@@ -1,13 +1,14 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { createApp, type BasinApp, type BootOptions } from '@basin/core';
 import { scaffoldProject, type ScaffoldOptions } from '@basin/plugin-cli';
+import { tempTestDir } from '@basin/sdk/testkit';
 
 /** Shared test helpers: temporary projects and booted apps against real files. */
 
+/** a fresh temp dir, removed when the test process exits (BASIN_KEEP_TMP=1 keeps it) */
 export function tempDir(prefix = 'basin-test-'): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  return tempTestDir(prefix);
 }
 
 /** A fresh project made by `basin init`'s scaffold; `files` overwrite or add project files. */

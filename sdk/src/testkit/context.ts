@@ -1,10 +1,8 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { resolveConfig } from '../config.js';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { SourceError, type SourceContext, type SourceDefinition } from '../types.js';
 import { notConnected, type OAuthToken } from '../oauth.js';
+import { tempTestDir } from './temp-dir.js';
 
 export interface TestContextOptions {
   /** the source's name in sources.yml (default `contract_test`) */
@@ -52,7 +50,7 @@ export function createTestContext<S extends TSchema>(source: SourceDefinition<S>
   const env = opts.env ?? {};
   const logs: LogEntry[] = [];
   const revealed = new Set<string>();
-  const projectDir = opts.projectDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'basin-source-'));
+  const projectDir = opts.projectDir ?? tempTestDir('basin-source-');
   const log = (level: LogEntry['level']) => (msg: string, data?: Record<string, unknown>) => void logs.push({ level, msg, data });
   return {
     name: opts.name ?? 'contract_test',

@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, test } from 'node:test';
 import { Kind, type TObject } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import type { ReadItem, ResourceSpec, SourceDefinition } from '../types.js';
 import { collectRead, type ReadResult } from './collect.js';
 import { createTestContext, type TestContextOptions } from './context.js';
+import { tempTestDir } from './temp-dir.js';
 
 export interface ContractOptions extends TestContextOptions {
   /** resources to read (default: the source's defaultResources, else everything discover returns) */
@@ -76,7 +75,7 @@ function assertNoLeak(revealed: Set<string>, text: string, where: string): void 
 export function runSourceContract(source: SourceDefinition, config: unknown, opts: ContractOptions = {}): void {
   const maxBatch = opts.maxBatch ?? 100_000;
   // one project directory for every read of this run (state must refer to the same files)
-  const projectDir = opts.projectDir ?? fs.mkdtempSync(path.join(os.tmpdir(), `basin-contract-${source.type}-`));
+  const projectDir = opts.projectDir ?? tempTestDir(`basin-contract-${source.type}-`);
   const ctxFor = (extra: Partial<TestContextOptions> = {}) => createTestContext(source, config, { ...opts, projectDir, ...extra });
   let resources: ResourceSpec[] | null = null;
   async function selected(): Promise<ResourceSpec[]> {

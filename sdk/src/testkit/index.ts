@@ -4,3 +4,4 @@ export { collectRead, type ReadResult } from './collect.js';
 export { FakeVendor, basicCredentials, bearerToken, type FakeHandler, type FakeReply, type FakeRequest, type FakeVendorOptions } from './fake-vendor.js';
 export { runVendorSuite, type VendorSuiteOptions } from './vendor-suite.js';
 export { fakeServiceAccount, type FakeServiceAccount } from './google-token.js';
+export { tempTestDir } from './temp-dir.js';
