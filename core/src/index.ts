@@ -26,7 +26,7 @@ export * from './plugin/order.js';
 export * from './plugin/refs.js';
 export * from './store/warehouse.js';
 export * from './warehouse/interface.js';
-export { companionConnection, companionWarehouseEnv } from './warehouse/companion-env.js';
+export { companionConnection, companionProcessEnv, companionWarehouseEnv } from './warehouse/companion-env.js';
 export * from './warehouse/companion-venv.js';
 export * from './warehouse/portable-types.js';
 export * from './warehouse/registry.js';

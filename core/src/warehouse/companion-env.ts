@@ -23,6 +23,21 @@ export function companionWarehouseEnv(conn: ReadOnlyConnection | null, servingPa
 }
 
 /**
+ * A companion process's whole environment: `base` (Basin's own) with the warehouse's variables. When
+ * the warehouse names its own CA file (Trino's `ca_file`), REQUESTS_CA_BUNDLE and CURL_CA_BUNDLE are
+ * left out: Python requests lets them override the CA a connection asks for, so the Trino client
+ * would not trust the coordinator's certificate.
+ */
+export function companionProcessEnv(base: NodeJS.ProcessEnv, conn: ReadOnlyConnection | null, servingPath: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...base, ...companionWarehouseEnv(conn, servingPath) };
+  if (conn && typeof conn.connectArgs.verify === 'string') {
+    delete env.REQUESTS_CA_BUNDLE;
+    delete env.CURL_CA_BUNDLE;
+  }
+  return env;
+}
+
+/**
  * The project's read-only connection for companions without booting it (`basin bi|notebooks setup`,
  * `basin doctor`): null for DuckDB (and any backend with a serving copy). Nothing connects.
  */

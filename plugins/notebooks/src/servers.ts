@@ -5,7 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { companionWarehouseEnv, type Logger, type ReadOnlyConnection } from '@basin/core';
+import { companionProcessEnv, companionWarehouseEnv, type Logger, type ReadOnlyConnection } from '@basin/core';
 import { notebookErrors } from './errors.js';
 
 /** One running marimo server, serving one notebook under /notebooks/{name}/ on a loopback port. */
@@ -124,7 +124,7 @@ export class NotebookServers {
       cwd: this.d.projectDir,
       stdio: ['ignore', 'pipe', 'pipe'],
       // the templates read through basin_warehouse (on PYTHONPATH): the serving copy, or the server warehouse's read-only user
-      env: { ...process.env, ...this.warehouseEnv(), PYTHONPATH: [NOTEBOOK_PYTHON_DIR, process.env.PYTHONPATH].filter(Boolean).join(path.delimiter), MARIMO_SKIP_UPDATE_CHECK: '1', DO_NOT_TRACK: '1' },
+      env: { ...companionProcessEnv({ ...process.env, ...this.warehouseEnv() }, this.d.warehouse?.() ?? null, this.d.servingPath()), PYTHONPATH: [NOTEBOOK_PYTHON_DIR, process.env.PYTHONPATH].filter(Boolean).join(path.delimiter), MARIMO_SKIP_UPDATE_CHECK: '1', DO_NOT_TRACK: '1' },
       detached: false,
     });
     const server: NotebookServer = { name, port, pid: child.pid ?? 0, token, started_at: new Date().toISOString(), child, output: [], last_active: this.d.now().getTime(), sockets: 0 };
