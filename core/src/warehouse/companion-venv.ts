@@ -31,7 +31,8 @@ export function companionVenvDoctorCheck(choice: CompanionVenvChoice, base: Mana
   const named = { ...check, name: `${check.name} (${choice.warehouse} warehouse)` };
   const { dir } = choice.venv.locate(projectDir);
   if (check.status === 'warn' && base.ready(dir)) {
-    return { ...named, detail: `installed, but without the ${choice.warehouse} driver ${choice.drivers.join(', ')} (${dir})`, fix: `Run "${choice.venv.spec.setupCommand} --project ${projectDir}" to add it (a few MB).` };
+    const extra = choice.venv.spec.requirements.filter((r) => !base.spec.requirements.includes(r));
+    return { ...named, detail: `installed, but without the ${choice.warehouse} driver ${extra.join(', ')} (${dir})`, fix: `Run "${choice.venv.spec.setupCommand} --project ${projectDir}" to add it (a few MB).` };
   }
   return named;
 }
