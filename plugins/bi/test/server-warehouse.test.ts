@@ -38,13 +38,17 @@ describe('Superset on a PostgreSQL warehouse', { skip: why ?? false }, () => {
   let running: { section: Record<string, unknown>; env: Record<string, string> };
   const keys: Record<string, string> = {};
 
+  // each user's bi.SESSION (Superset's CSRF token belongs to the session)
+  const jar: Record<string, string> = {};
   async function call(who: string, method: string, p: string, body?: unknown, extra: Record<string, string> = {}) {
     const res = await fetch(`${url}${p}`, {
       method,
       redirect: 'manual',
-      headers: { authorization: `Bearer ${keys[who]}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...extra },
+      headers: { authorization: `Bearer ${keys[who]}`, ...(jar[who] ? { cookie: jar[who] } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...extra },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
+    const set = res.headers.getSetCookie().find((c) => c.startsWith('bi.SESSION='));
+    if (set) jar[who] = set.split(';')[0]!;
     const text = await res.text();
     let json: any = null;
     try {
@@ -124,7 +128,7 @@ describe('Superset on a PostgreSQL warehouse', { skip: why ?? false }, () => {
     assert.deepEqual(health.bi.dashboards.map((d: { slug: string; state: string }) => [d.slug, d.state]), [['orders', 'created']], JSON.stringify(health.bi.dashboards));
     const db = (await call('root', 'GET', '/bi/api/v1/database/')).body.result.find((d: { database_name: string }) => d.database_name === 'warehouse');
     assert.equal(db.backend, 'postgresql');
-    const detail = (await call('root', 'GET', `/bi/api/v1/database/${db.id}`)).body.result;
+    const detail = (await call('root', 'GET', `/bi/api/v1/database/${db.id}/connection`)).body.result;
     assert.match(detail.sqlalchemy_uri, /^postgresql\+psycopg2:\/\/bi_[0-9a-f]+_w_r:X{5,}@/, 'the read-only role; Superset masks its password');
     assert.ok(!JSON.stringify(detail).includes('reader-secret'));
   });
