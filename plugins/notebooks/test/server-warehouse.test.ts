@@ -8,7 +8,6 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { stringify } from 'yaml';
 import type { BasinApp } from '@basin/core';
 import type { AuthService } from '@basin/plugin-auth';
 import { bootApp, makeProject } from '@basin/test';
@@ -62,7 +61,7 @@ for (const backend of backends) {
       prefix = String(running.section.schema_prefix ?? '');
       const f = path.join(dir, '.basin/project.yml');
       // no dbt after the sync: this project has no models
-      fs.writeFileSync(f, fs.readFileSync(f, 'utf8').replace('  port: 8800\n', '  port: 8800\n  auto_tx: false\n') + `\n${stringify({ warehouse: running.section })}`);
+      fs.writeFileSync(f, fs.readFileSync(f, 'utf8').replace('  port: 8800\n', '  port: 8800\n  auto_tx: false\n') + `\nwarehouse:\n${Object.entries(running.section).map(([k, v]) => `  ${k}: ${JSON.stringify(v)}`).join('\n')}\n`);
       // the passwords live in the project's .env, as an operator keeps them
       fs.writeFileSync(path.join(dir, '.env'), Object.entries(running.env).map(([k, v]) => `${k}=${v}`).join('\n') + '\n');
       // what an operator's `basin warehouse migrate` does once: the read-only role (PostgreSQL) with its password
