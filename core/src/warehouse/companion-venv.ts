@@ -16,7 +16,8 @@ export interface CompanionVenvChoice {
 
 /** `forDrivers` is the companion's venvFor: the DuckDB venv for none, the same venv with the drivers otherwise */
 export async function companionVenvOf(config: BasinConfig | null, forDrivers: (drivers: readonly string[] | undefined) => ManagedVenv): Promise<CompanionVenvChoice> {
-  const conn = config ? await companionConnection(config) : null;
+  // a warehouse section the backend cannot make a client of is the warehouse check's finding, not this one's
+  const conn = config ? await companionConnection(config).catch(() => null) : null;
   const warehouse = config ? String(resolveWarehouseSettings(config.section<Record<string, unknown> | undefined>('warehouse')).type) : 'duckdb';
   return { venv: forDrivers(conn?.drivers), warehouse, drivers: conn?.drivers ?? [] };
 }
