@@ -216,7 +216,7 @@ for (const backend of backends) {
       assert.equal(Number(ok.body.data[0].n), 5);
       // Superset refuses DML on the database (allow_dml false); the role itself cannot write either
       assert.notEqual((await run(`create table ${engineSchema}.evil(i int)`)).status, 200);
-      // Basin's own client queries as the read-only user too: the engine refuses the write
+      // Basin's client reads as the same read-only user: the write is refused
       const reader = await clientFor(dir, running);
       try {
         await assert.rejects(reader.query(`DELETE FROM ${reader.capabilities.qualify(ds.schema, ds.table)}`, { timeoutMs: 30_000, maxRows: 1 }), /read.only|not allowed|permission|refused|denied|cannot/i);
