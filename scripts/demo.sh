@@ -4,9 +4,9 @@
 # examples/demo/dashboards/). Prints the URL (and the first-admin setup link on first run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# only what running needs: Chromium, PostgreSQL, MariaDB, Dovecot, Kafka, FerretDB, moto, schemathesis, sshd, Trino and the
-# dbt-postgres venv are for the tests
-node scripts/setup.mjs --skip=chromium,postgresql,mariadb,dovecot,moto,schemathesis-venv,sshd,kafka,ferretdb,dbt-postgres-venv,trino
+# only what running needs: Chromium, PostgreSQL, MariaDB, Dovecot, Kafka, FerretDB, moto, schemathesis, sshd, Trino, the
+# dbt-postgres venv and the companions' server-warehouse drivers are for the tests
+node scripts/setup.mjs --skip=chromium,postgresql,mariadb,dovecot,moto,schemathesis-venv,sshd,kafka,ferretdb,dbt-postgres-venv,trino,bi-server-drivers,notebooks-server-drivers
 TURBO_TELEMETRY_DISABLED=1 npx turbo run build --output-logs=errors-only
 DEMO=examples/demo
 if [ ! -d "$DEMO/data/uploads/orders" ]; then node "$DEMO/generate-data.mjs"; fi

@@ -247,12 +247,12 @@ for (const backend of warehousesUnderTest) {
         } else {
           assert.equal(c.sqlalchemyUrl, `trino://${readUser}@${running.section.host}:${running.section.port}/${running.section.catalog}`);
           assert.deepEqual(c.connectArgs, { http_scheme: 'https', verify: running.section.ca_file });
-          assert.deepEqual(c.drivers, ['trino==0.336.0']);
+          assert.deepEqual(c.drivers, ['trino[sqlalchemy]==0.336.0']);
         }
         assert.equal(c.schemaName(RAW), `${String(running.section.schema_prefix ?? '')}${RAW}`);
-        // a venv of their own with the driver: the DuckDB ones keep their pins
+        // the companions' own venvs with the driver added (same folders; docs/decisions.md, issue 22)
         assert.ok(supersetVenvFor(c.drivers).spec.requirements.includes(c.drivers[0]!));
-        assert.notEqual(supersetVenvFor(c.drivers).spec.cacheFolder, supersetVenv.spec.cacheFolder);
+        assert.equal(supersetVenvFor(c.drivers).spec.cacheFolder, supersetVenv.spec.cacheFolder);
         assert.ok(marimoVenvFor(c.drivers).spec.requirements.includes('sqlalchemy==2.0.44'));
       }
       // the URL Superset's provisioning script registers, rendered by SQLAlchemy (the Superset venv's; no driver needed)

@@ -87,6 +87,22 @@ async function withLock<T>(venv: string, fn: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * The stamp a finished install leaves: the requirements hash on the first line (all an older Basin
+ * wrote), then every pin the venv has, one a line.
+ */
+function readStamp(venv: string): { hash: string; pins: string[] } | null {
+  try {
+    const [hash = '', ...pins] = fs.readFileSync(path.join(venv, STAMP), 'utf8').split('\n').map((l) => l.trim()).filter(Boolean);
+    return { hash, pins };
+  } catch {
+    return null;
+  }
+}
+
+/** the distribution name of a pin, normalised: "trino[sqlalchemy]==0.336.0" -> "trino" */
+const pinName = (pin: string): string => pin.split(/[\[=<>!~; ]/)[0]!.toLowerCase().replace(/[-_.]+/g, '-');
+
 const binDir = (venv: string) => path.join(venv, process.platform === 'win32' ? 'Scripts' : 'bin');
 export const venvPython = (venv: string) => path.join(binDir(venv), 'python');
 
@@ -116,7 +132,6 @@ export class ManagedVenv {
     return venvPython(venv);
   }
 
-  /** True when the venv exists with the current pins installed (cheap: one stat and one small read). */
   /**
    * What `basin doctor` says about this venv: missing (a warning: the feature installs it on first
    * use), broken (its Python does not start: a failure, with the command that rebuilds it), out of
@@ -135,12 +150,14 @@ export class ManagedVenv {
     return { ...base, status: 'ok', detail: `Python ${py.stdout.trim()}, ${this.spec.requirements.join(', ')} (${kind}: ${dir})` };
   }
 
+  /**
+   * True when the venv exists with the current pins installed (cheap: one stat and one small read).
+   * A venv that got more pins on top (a server warehouse's drivers, same folder) is ready for fewer.
+   */
   ready(venv: string): boolean {
-    try {
-      return fs.readFileSync(path.join(venv, STAMP), 'utf8').trim() === this.requirementsHash() && fs.existsSync(this.executable(venv));
-    } catch {
-      return false;
-    }
+    const stamp = readStamp(venv);
+    if (!stamp || !fs.existsSync(this.executable(venv))) return false;
+    return stamp.hash === this.requirementsHash() || this.spec.requirements.every((r) => stamp.pins.includes(r));
   }
 
   /**
@@ -169,7 +186,10 @@ export class ManagedVenv {
             : `pip could not install ${tool} into ${venv}: ${r.output.trim().slice(-600)}`,
         );
       }
-      fs.writeFileSync(path.join(venv, STAMP), this.requirementsHash() + '\n');
+      // the pins installed now, plus earlier ones of other packages (drivers added by another spec stay listed)
+      const names = new Set(requirements.map(pinName));
+      const kept = (readStamp(venv)?.pins ?? []).filter((p) => !names.has(pinName(p)));
+      fs.writeFileSync(path.join(venv, STAMP), [this.requirementsHash(), ...requirements, ...kept].join('\n') + '\n');
       log(`${tool} virtualenv ready`);
       return { changed: true };
     });

@@ -131,7 +131,15 @@ function layout(title: string, charts: Array<{ id: number; name: string; width: 
  * Creates each dashboard of dashboards/*.yml that Superset does not have yet (by slug): its datasets on the
  * warehouse database, its charts, and its layout. Returns what happened per file.
  */
-export async function provisionDashboards(opts: { dir: string; port: number; secret: string; identity: SupersetIdentity; databaseId: number }): Promise<ProvisionResult[]> {
+export async function provisionDashboards(opts: {
+  dir: string;
+  port: number;
+  secret: string;
+  identity: SupersetIdentity;
+  databaseId: number;
+  /** the schema a file's `schema.table` has on the engine (a server warehouse's schema_prefix); none: as written */
+  schemaName?: (schema: string) => string;
+}): Promise<ProvisionResult[]> {
   const files = readDashboardFiles(opts.dir);
   if (!files.length) return [];
   const api = new SupersetApi(`http://127.0.0.1:${opts.port}/bi`, signInHeaders(opts.secret, opts.identity));
@@ -140,7 +148,8 @@ export async function provisionDashboards(opts: { dir: string; port: number; sec
   const datasetId = async (qualified: string): Promise<number> => {
     const known = datasets.get(qualified);
     if (known) return known;
-    const [schema, table] = qualified.split('.') as [string, string];
+    const [basinSchema, table] = qualified.split('.') as [string, string];
+    const schema = opts.schemaName ? opts.schemaName(basinSchema) : basinSchema;
     const q = `(filters:!((col:table_name,opr:eq,value:'${table}')),page_size:100)`;
     const list = await api.must<{ result: Array<{ id: number; schema: string; database: { id: number } }> }>('GET', `/api/v1/dataset/?q=${encodeURIComponent(q)}`);
     let id = list.result.find((d) => d.schema === schema && d.database.id === opts.databaseId)?.id;

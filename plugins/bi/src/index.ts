@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { coreServices, definePlugin, writeFileAtomic, type PluginContext } from '@basin/core';
+import { companionVenvDoctorCheck, companionVenvOf, coreServices, definePlugin, writeFileAtomic, type PluginContext } from '@basin/core';
 import { authRef } from '@basin/plugin-auth/contract';
 import type { TxRunCompleted } from '@basin/plugin-transform/contract';
 import { parseDocument } from 'yaml';
@@ -40,7 +40,7 @@ export default definePlugin({
   optionalDependsOn: ['auth', 'transform'],
   configSections: [{ section: 'bi', schema: BiSection }],
   commands: registerBiCommands,
-  doctor: (d) => [supersetVenv.doctorCheck(d.projectDir)],
+  doctor: async (d) => [companionVenvDoctorCheck(await companionVenvOf(d.config, supersetVenvFor), supersetVenv, d.projectDir)],
   async register(ctx: PluginContext) {
     const { config } = ctx;
     const section = (): BiSection => ({ enabled: true, start_timeout_seconds: 300, ...(config.section<Partial<BiSection>>('bi') ?? {}) });
@@ -69,7 +69,15 @@ export default definePlugin({
     // the project's dashboards/*.yml, made by a provisioning account (Admin) with a password of this run
     const provision = async (databaseId: number): Promise<void> => {
       const identity = { username: 'provisioning@basin.local', role: 'Admin' as const, password: crypto.randomBytes(30).toString('base64url') };
-      dashboards = await provisionDashboards({ dir: path.join(config.projectDir, 'dashboards'), port: config.platform.bi_port, secret: supervisor.proxySecret, identity, databaseId });
+      const conn = client.capabilities.servingCopy ? null : connection();
+      dashboards = await provisionDashboards({
+        dir: path.join(config.projectDir, 'dashboards'),
+        port: config.platform.bi_port,
+        secret: supervisor.proxySecret,
+        identity,
+        databaseId,
+        ...(conn ? { schemaName: (schema: string) => conn.schemaName(schema) } : {}),
+      });
       for (const d of dashboards) {
         if (d.state === 'failed') ctx.log.warn({ file: `dashboards/${d.file}`, error: d.error }, 'dashboard not provisioned');
         else if (d.state === 'created') ctx.log.info({ file: `dashboards/${d.file}`, id: d.dashboard_id }, 'dashboard provisioned');
@@ -95,6 +103,12 @@ export default definePlugin({
     const retryAfterPublish = async (): Promise<void> => {
       retrying = true;
       try {
+        // a server warehouse has no copy to wait for: dbt's tables are there once the run ended
+        if (!client.capabilities.servingCopy) {
+          const id = supervisor.databaseId;
+          if (!closed && id !== null && supervisor.current.state === 'running') await provision(id);
+          return;
+        }
         const mtime = () => (fs.existsSync(warehouse.servingPath) ? fs.statSync(warehouse.servingPath).mtimeMs : 0);
         const before = mtime();
         for (let i = 0; i < 900 && !closed && mtime() === before && supervisor.current.state === 'running'; i++) await new Promise((r) => setTimeout(r, 1000).unref());

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { companionWarehouseEnv, writeFileAtomic, type Logger, type ManagedVenv, type ReadOnlyConnection } from '@basin/core';
+import { companionProcessEnv, writeFileAtomic, type Logger, type ManagedVenv, type ReadOnlyConnection } from '@basin/core';
 import { PROVISION_SCRIPT, SUPERSET_CONFIG } from './superset-files.js';
 
 export type SupersetState = 'stopped' | 'installing' | 'initializing' | 'starting' | 'running' | 'failed';
@@ -80,12 +80,11 @@ export class SupersetSupervisor {
 
   private env(): NodeJS.ProcessEnv {
     return {
-      ...process.env,
+      ...companionProcessEnv(process.env, this.d.warehouse?.() ?? null, this.d.servingPath()),
       SUPERSET_CONFIG_PATH: path.join(this.d.home, 'superset_config.py'),
       BASIN_BI_HOME: this.d.home,
       BASIN_BI_SECRET_KEY: this.secretKey(),
       BASIN_BI_PROXY_SECRET: this.proxySecret,
-      ...companionWarehouseEnv(this.d.warehouse?.() ?? null, this.d.servingPath()),
       PYTHONUNBUFFERED: '1',
       SUPERSET_LOAD_EXAMPLES: 'no',
     };

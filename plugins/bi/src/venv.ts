@@ -27,14 +27,12 @@ export const supersetVenv = new ManagedVenv(
 );
 
 /**
- * Superset's venv for the project's warehouse: DuckDB (no drivers) keeps the venv above; a server
- * warehouse adds its SQLAlchemy driver (psycopg2-binary, trino) in a venv of its own, so the DuckDB
- * one keeps its pins and a project switching back never reinstalls.
+ * Superset's venv for the project's warehouse: DuckDB (no drivers) keeps the pins above; a server
+ * warehouse adds its SQLAlchemy driver (psycopg2-binary, trino[sqlalchemy]) to the same venv, a few MB
+ * on top of Superset's ~870 MB (docs/decisions.md, issue 22). The venv stays ready for DuckDB after it.
  */
 export function supersetVenvFor(drivers: readonly string[] | undefined): ManagedVenv {
-  if (!drivers?.length) return supersetVenv;
-  return new ManagedVenv(
-    { ...supersetVenv.spec, requirements: [...BI_REQUIREMENTS, ...drivers], projectFolder: '.venv-bi-server', envVar: 'BASIN_BI_SERVER_VENV_DIR', cacheFolder: 'venv-bi-server' },
-    installRoot,
-  );
+  const extra = (drivers ?? []).filter((d) => !BI_REQUIREMENTS.includes(d as never));
+  if (!extra.length) return supersetVenv;
+  return new ManagedVenv({ ...supersetVenv.spec, requirements: [...BI_REQUIREMENTS, ...extra] }, installRoot);
 }

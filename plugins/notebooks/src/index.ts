@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { coreServices, createServiceRef, definePlugin, type PluginContext } from '@basin/core';
+import { companionVenvDoctorCheck, companionVenvOf, coreServices, createServiceRef, definePlugin, type PluginContext } from '@basin/core';
 import { registerNotebookCommands } from './cli.js';
 import { NotebooksSection } from './config.js';
 import { LockStore } from './locks.js';
@@ -31,7 +31,7 @@ export default definePlugin({
   permissions: Object.values(notebookPermissions),
   configSections: [{ section: 'notebooks', schema: NotebooksSection }],
   commands: registerNotebookCommands,
-  doctor: (d) => [marimoVenv.doctorCheck(d.projectDir)],
+  doctor: async (d) => [companionVenvDoctorCheck(await companionVenvOf(d.config, marimoVenvFor), marimoVenv, d.projectDir)],
   async register(ctx: PluginContext) {
     ctx.page({ path: '/notebooks', title: 'Notebooks', permission: 'notebooks.view', section: 'Operate', order: 20, file: uiFile('notebooks.js') });
     const { config } = ctx;

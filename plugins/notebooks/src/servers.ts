@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { companionWarehouseEnv, type Logger, type ReadOnlyConnection } from '@basin/core';
+import { fileURLToPath } from 'node:url';
+import { companionProcessEnv, companionWarehouseEnv, type Logger, type ReadOnlyConnection } from '@basin/core';
 import { notebookErrors } from './errors.js';
 
 /** One running marimo server, serving one notebook under /notebooks/{name}/ on a loopback port. */
@@ -37,6 +38,9 @@ export interface NotebookServersDeps {
   log: Logger;
   now: () => Date;
 }
+
+/** Basin's Python side of notebooks (basin_warehouse.py): beside src/ and dist/, one level up from either */
+export const NOTEBOOK_PYTHON_DIR = fileURLToPath(new URL('../python', import.meta.url));
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -119,8 +123,8 @@ export class NotebookServers {
     const child = spawn(marimo, args, {
       cwd: this.d.projectDir,
       stdio: ['ignore', 'pipe', 'pipe'],
-      // the templates read the serving copy; on a server warehouse the notebook may also make a SQLAlchemy engine of BASIN_WAREHOUSE_*
-      env: { ...process.env, ...this.warehouseEnv(), MARIMO_SKIP_UPDATE_CHECK: '1', DO_NOT_TRACK: '1' },
+      // the templates read through basin_warehouse (on PYTHONPATH): the serving copy, or the server warehouse's read-only user
+      env: { ...companionProcessEnv({ ...process.env, ...this.warehouseEnv() }, this.d.warehouse?.() ?? null, this.d.servingPath()), PYTHONPATH: [NOTEBOOK_PYTHON_DIR, process.env.PYTHONPATH].filter(Boolean).join(path.delimiter), MARIMO_SKIP_UPDATE_CHECK: '1', DO_NOT_TRACK: '1' },
       detached: false,
     });
     const server: NotebookServer = { name, port, pid: child.pid ?? 0, token, started_at: new Date().toISOString(), child, output: [], last_active: this.d.now().getTime(), sockets: 0 };

@@ -1,6 +1,7 @@
-// marimo notebook files for the three SPEC templates. Notebooks open the serving copy read-only
-// (BASIN_SERVING_DB, set by Basin when it starts the notebook's server), so a notebook never blocks a
-// sync or a dbt run and always sees the last published data.
+// marimo notebook files for the three SPEC templates. They read the warehouse through Basin's
+// basin_warehouse module (python/basin_warehouse.py, on the notebook server's PYTHONPATH): DuckDB's
+// serving copy read-only (a notebook never blocks a sync or a dbt run), or a server warehouse's
+// read-only user (issue 22).
 
 export const TEMPLATES = ['blank', 'explore', 'quality'] as const;
 export type TemplateName = (typeof TEMPLATES)[number];
@@ -20,42 +21,25 @@ const connectCell = `
 
 @app.cell
 def _():
-    import os
-
-    import duckdb
+    import basin_warehouse
     import marimo as mo
 
-    # the serving copy: a read-only snapshot of the warehouse, republished after each sync and dbt run
-    # (re-run this cell to see newer data)
-    con = duckdb.connect(os.environ["BASIN_SERVING_DB"], read_only=True)
-
-    def quote(name):
-        return ".".join('"' + part.replace('"', '""') + '"' for part in name.split(".", 1))
-
-    def rows(sql):
-        rel = con.sql(sql)
-        return [dict(zip(rel.columns, r)) for r in rel.fetchall()]
-
-    return con, mo, quote, rows
+    # the project's warehouse, read-only: DuckDB's serving copy (republished after each sync and dbt
+    # run) or a PostgreSQL / Trino warehouse as its read-only user. Re-run this cell to reconnect.
+    wh = basin_warehouse.connect()
+    quote = wh.quote
+    rows = wh.rows
+    return mo, quote, rows, wh
 `;
 
 const tablesCell = `
 
 @app.cell
-def _(con, mo):
-    tables = [
-        t[0]
-        for t in con.sql(
-            # Basin's own bookkeeping (_basin_*) is not the team's data
-            "select schema_name || '.' || table_name from duckdb_tables() "
-            "where not internal and not starts_with(schema_name, '_basin') "
-            "union all select schema_name || '.' || view_name from duckdb_views() "
-            "where not internal and not starts_with(schema_name, '_basin') "
-            "order by 1"
-        ).fetchall()
-    ]
+def _(mo, wh):
+    # Basin's own bookkeeping (_basin_*) is not the team's data
+    tables = wh.tables()
     picker = mo.ui.dropdown(options=tables, value=tables[0] if tables else None, label="Table")
-    mo.vstack([mo.md(f"**{len(tables)} tables and views** in the serving copy"), picker])
+    mo.vstack([mo.md(f"**{len(tables)} tables and views** in the warehouse ({wh.kind})"), picker])
     return picker, tables
 `;
 
@@ -74,8 +58,8 @@ def _():
     `
 
 @app.cell
-def _(con, picker, quote):
-    row_count = con.sql(f"select count(*) from {quote(picker.value)}").fetchone()[0] if picker.value else 0
+def _(picker, quote, wh):
+    row_count = wh.scalar(f"select count(*) as n from {quote(picker.value)}") if picker.value else 0
     row_count
     return (row_count,)
 
@@ -104,9 +88,9 @@ def _(mo, query, rows):
     `
 
 @app.cell
-def _(mo, picker, quote, rows):
-    # per column: type, min, max, distinct values (approximate), share of NULLs
-    profile = rows(f"summarize {quote(picker.value)}") if picker.value else []
+def _(mo, picker, wh):
+    # per column: type, distinct values, share of NULLs (DuckDB adds min, max and quartiles)
+    profile = wh.profile(picker.value) if picker.value else []
     suspicious = [p["column_name"] for p in profile if float(p.get("null_percentage") or 0) > 50]
     mo.vstack([
         mo.md(f"Columns more than half empty: **{', '.join(suspicious) or 'none'}**"),
@@ -116,11 +100,9 @@ def _(mo, picker, quote, rows):
 
 
 @app.cell
-def _(con, mo, picker, quote):
+def _(mo, picker, wh):
     # rows that appear more than once (all columns equal)
-    dupes = con.sql(
-        f"select count(*) from (select * from {quote(picker.value)} group by all having count(*) > 1)"
-    ).fetchone()[0] if picker.value else 0
+    dupes = wh.duplicates(picker.value) if picker.value else 0
     mo.md(f"Duplicated rows: **{dupes}**")
     return
 `,

@@ -22,23 +22,15 @@ export const marimoVenv = new ManagedVenv(
   installRoot,
 );
 
-/** SQLAlchemy for a notebook's engine on a server warehouse (the driver comes from the warehouse) */
+/** SQLAlchemy for the notebooks' connection to a server warehouse (basin_warehouse.py; the driver comes from the warehouse) */
 export const NOTEBOOK_SERVER_REQUIREMENTS = ['sqlalchemy==2.0.44'] as const;
 
 /**
- * marimo's venv for the project's warehouse: DuckDB keeps the venv above; a server warehouse adds
- * SQLAlchemy and its driver (psycopg2-binary, trino) in a venv of its own, so the DuckDB one keeps its pins.
+ * marimo's venv for the project's warehouse: DuckDB keeps the pins above; a server warehouse adds
+ * SQLAlchemy and its driver (psycopg2-binary, trino[sqlalchemy]) to the same venv (~70 MB on top of
+ * ~300 MB; docs/decisions.md, issue 22). The venv stays ready for DuckDB after it.
  */
 export function marimoVenvFor(drivers: readonly string[] | undefined): ManagedVenv {
   if (!drivers?.length) return marimoVenv;
-  return new ManagedVenv(
-    {
-      ...marimoVenv.spec,
-      requirements: [...NOTEBOOK_REQUIREMENTS, ...NOTEBOOK_SERVER_REQUIREMENTS, ...drivers],
-      projectFolder: '.venv-notebooks-server',
-      envVar: 'BASIN_NOTEBOOKS_SERVER_VENV_DIR',
-      cacheFolder: 'venv-notebooks-server',
-    },
-    installRoot,
-  );
+  return new ManagedVenv({ ...marimoVenv.spec, requirements: [...NOTEBOOK_REQUIREMENTS, ...NOTEBOOK_SERVER_REQUIREMENTS, ...drivers] }, installRoot);
 }

@@ -5,11 +5,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import WebSocket from 'ws';
 import { ManualClock, type BasinApp } from '@basin/core';
 import type { AuthService } from '@basin/plugin-auth';
 import { bootApp, makeProject } from '@basin/test';
 import type { NotebookService } from '../src/index.js';
+import { runNotebook as runWith } from './run-notebook.js';
 
 const sources = 'version: "1.0"\nsources:\n  - name: shop\n    type: local_files\n    local_files:\n      directory: data/shop\n';
 let app: BasinApp;
@@ -49,42 +49,7 @@ async function api(who: string, method: string, p: string, body?: unknown) {
   return { status: res.status, body: json, text };
 }
 
-/** Runs every cell of a notebook through Basin's proxy (marimo's own protocol) and returns its variables. */
-async function runNotebook(who: string, name: string): Promise<Record<string, string>> {
-  const page = await api(who, 'GET', `/notebooks/${name}/`);
-  assert.equal(page.status, 200, page.text.slice(0, 300));
-  const serverToken = /marimo-server-token data-token="([^"]+)"/.exec(page.text)?.[1];
-  assert.ok(serverToken, 'marimo page');
-  const sid = `t${Date.now()}`;
-  const ws = new WebSocket(`${url.replace('http', 'ws')}notebooks/${name}/ws?session_id=${sid}`, { headers: { authorization: `Bearer ${keys[who]}` } });
-  const values: Record<string, string> = {};
-  const errors: string[] = [];
-  const done = new Promise<void>((resolve, reject) => {
-    ws.on('message', (m) => {
-      const msg = JSON.parse(m.toString());
-      if (msg.op === 'variable-values') for (const v of msg.data.variables) values[v.name] = v.value;
-      if (msg.op === 'cell-op' && msg.data.output?.channel === 'marimo-error') errors.push(JSON.stringify(msg.data.output.data).slice(0, 300));
-      if (msg.op === 'completed-run') resolve();
-    });
-    ws.on('error', reject);
-    ws.on('unexpected-response', (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
-  });
-  await new Promise<void>((resolve, reject) => {
-    ws.once('open', () => resolve());
-    ws.once('error', reject);
-  });
-  await new Promise((r) => setTimeout(r, 500)); // the kernel starts on connect
-  const res = await fetch(`${url}notebooks/${name}/api/kernel/instantiate`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${keys[who]}`, 'content-type': 'application/json', 'marimo-session-id': sid, 'marimo-server-token': serverToken },
-    body: JSON.stringify({ objectIds: [], values: [], autoRun: true }),
-  });
-  assert.equal(res.status, 200, await res.text());
-  await done;
-  ws.close();
-  assert.deepEqual(errors, [], `cells failed in ${name}`);
-  return values;
-}
+const runNotebook = (who: string, name: string) => runWith(url, keys[who]!, name);
 
 const service = () => app.container.resolve<NotebookService>('notebooks');
 

@@ -52,8 +52,8 @@ export interface TrinoSettings {
   ca_file: string;
 }
 
-/** the SQLAlchemy dialect companions need (pure Python, on PyPI) */
-export const TRINO_SQLALCHEMY_DRIVERS = ['trino==0.336.0'] as const;
+/** the SQLAlchemy dialect companions need (pure Python, on PyPI; the extra pulls SQLAlchemy where the venv has none) */
+export const TRINO_SQLALCHEMY_DRIVERS = ['trino[sqlalchemy]==0.336.0'] as const;
 
 /** where staged Parquet goes inside the lake folder */
 const STAGE_FOLDER = '_basin_stage';
