@@ -90,7 +90,7 @@ export class SyncEngineImpl implements SyncEngine, SyncRemote {
    * syncs it ran: when the server's last sync of the source was not this worker's, a merge here would
    * ship a partial table, so the worker rebuilds the source in full instead.
    */
-  async runJob(job: SyncJob, worker: string): Promise<SyncJobResult> {
+  async runJob(job: SyncJob, worker: string, signal?: AbortSignal): Promise<SyncJobResult> {
     const mine = this.d.store.lastSuccess(job.source)?.id ?? null;
     const rebuilt = !job.full_refresh && mine !== job.last_sync_id;
     const r = await this.run(job.source, {
@@ -100,6 +100,7 @@ export class SyncEngineImpl implements SyncEngine, SyncRemote {
       endDate: job.end_date,
       trigger: job.trigger as SyncTrigger,
       schedule: job.schedule,
+      ...(signal ? { signal } : {}),
     });
     const ok = r.status === 'succeeded' || r.status === 'empty';
     return {
@@ -385,6 +386,14 @@ export class SyncEngineImpl implements SyncEngine, SyncRemote {
           last_sync_id: store.lastSuccess(record.source)?.id ?? null,
         },
         controller.signal,
+        {
+          taken: (worker) => log.info(`sync taken by worker ${worker}`),
+          // the worker's progress, published here as a local sync's: /ws and the UI see no difference
+          progress: (p) => {
+            record.rows = p.rows;
+            void events.emit('sync_progress', { source: record.source, sync_id: record.id, resource: p.resource, resource_rows: p.resource_rows, rows: p.rows, rows_per_second: p.rows_per_second });
+          },
+        },
       );
       record.started_at = result.started_at;
       record.rows = result.rows;
