@@ -168,7 +168,8 @@ export class SyncQueue {
 function failureText(output: unknown, section: WorkersSection): string {
   const o = (output ?? {}) as { message?: string; value?: { message?: string } };
   const message = o.message ?? o.value?.message ?? 'unknown error';
-  if (message.includes('timeout in active state')) {
+  // the supervisor's expiry of a job whose worker vanished, or the worker's own handler timeout
+  if (message.includes('timeout in active state') || message.includes('handler execution exceeded')) {
     return `the worker running this sync stopped or took longer than workers.job_timeout_seconds (${section.job_timeout_seconds}s); the previous data was kept. Look at the worker's log, then sync again.`;
   }
   return `the worker failed: ${message}; the previous data was kept`;

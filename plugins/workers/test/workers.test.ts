@@ -359,6 +359,27 @@ describe('sync workers through the PostgreSQL job queue', { skip: why ?? false }
     api.release('beta');
   });
 
+  test('a sync cancelled while queued: the queue drops the job, no worker runs it', async () => {
+    // the one worker left is busy with alpha: beta stays queued
+    api.hold('alpha');
+    const seenAlpha = api.arrived.get('alpha') ?? 0;
+    const a = engine.start('alpha', { trigger: 'api' });
+    await api.until(() => (api.arrived.get('alpha') ?? 0) > seenAlpha, 'the alpha sync to read');
+    const seenBeta = api.arrived.get('beta') ?? 0;
+    const b = engine.start('beta', { trigger: 'api' });
+    await waitFor(() => queueJobs('beta').includes('created'), 'the beta job to be queued');
+    const cancel = await app.http.inject({ method: 'POST', url: `/api/sync/${b.id}/cancel`, headers: { 'x-requested-with': 'XMLHttpRequest' } });
+    assert.equal(cancel.statusCode, 200, cancel.body);
+    const rb = await engine.wait(b.id);
+    assert.equal(rb.status, 'cancelled');
+    assert.match(rb.error ?? '', /before a worker took it/);
+    assert.ok(!queueJobs('beta').includes('created'));
+    api.release('alpha');
+    assert.equal((await engine.wait(a.id)).status, 'succeeded');
+    assert.equal(api.arrived.get('beta') ?? 0, seenBeta, 'a worker ran the cancelled beta sync');
+    assert.ok(!workers.some((w) => w.out.includes(b.id)));
+  });
+
   test('a server restarted between enqueue and run: the queued job runs once, the new server does not send a second', async () => {
     const live = workers.filter((w) => w.child.exitCode === null && w.child.signalCode === null);
     assert.equal(live.length, 1, 'one worker left after the killed one');
