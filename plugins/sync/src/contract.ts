@@ -60,12 +60,21 @@ export interface SyncJobReports {
  */
 export interface SyncExecutor {
   execute(job: SyncJob, signal: AbortSignal, reports?: SyncJobReports): Promise<SyncJobResult>;
+  /** jobs a previous server process sent and stopped waiting for (it stopped before their outcome) */
+  unfinished(): Promise<SyncJob[]>;
+  /** waits again for the outcome of one of those */
+  resume(job: SyncJob, signal: AbortSignal, reports?: SyncJobReports): Promise<SyncJobResult>;
 }
 
 /** the sync engine's seams for workers: the server hands syncs to an executor, a worker runs jobs */
 export interface SyncRemote {
   /** from now on start() sends every sync to this executor instead of running it in this process */
   useExecutor(executor: SyncExecutor): void;
+  /**
+   * After a restart: takes back the syncs a previous server process sent to the executor and did not
+   * see end (their history turns back to running until their outcome); answers how many.
+   */
+  adoptRemote(): Promise<number>;
   /** runs one job in this process (in a worker) and returns its outcome; signal cancels it */
   runJob(job: SyncJob, worker: string, signal?: AbortSignal): Promise<SyncJobResult>;
 }

@@ -69,7 +69,28 @@ export class SyncQueue {
 
   /** the server's side: send a job, relay its worker's progress, wait for its outcome */
   executor(): SyncExecutor {
-    return { execute: (job, signal, reports) => this.execute(job, signal, reports) };
+    return {
+      execute: (job, signal, reports) => this.execute(job, signal, reports),
+      unfinished: () => this.unfinished(),
+      resume: async (job, signal, reports) => {
+        const { control } = await this.open();
+        const jobId = await control.jobOf(job.sync_id);
+        if (!jobId) throw new Error('the sync job is no longer known to the queue; the previous data was kept');
+        return this.wait(jobId, job, signal, reports ?? {});
+      },
+    };
+  }
+
+  /** the jobs of the syncs whose `sync_run` row a stopped server left (it removes the row on an outcome) */
+  private async unfinished(): Promise<SyncJob[]> {
+    const { boss, control } = await this.open();
+    const jobs: SyncJob[] = [];
+    for (const run of await control.left()) {
+      const j = await boss.getJobById<SyncJob>(SYNC_QUEUE, run.job_id, { includeArchive: true });
+      if (j && j.data.sync_id === run.sync_id) jobs.push(j.data);
+      else await control.remove(run.sync_id);
+    }
+    return jobs;
   }
 
   private async execute(job: SyncJob, signal: AbortSignal, reports: SyncJobReports = {}): Promise<SyncJobResult> {
@@ -86,6 +107,12 @@ export class SyncQueue {
       await control.remove(job.sync_id);
       throw new Error(`the job queue already holds a sync of "${job.source}"; wait for it to end, then sync again`);
     }
+    return this.wait(id, job, signal, reports);
+  }
+
+  /** relays the worker's reports and the cancel request until the job's outcome */
+  private async wait(id: string, job: SyncJob, signal: AbortSignal, reports: SyncJobReports): Promise<SyncJobResult> {
+    const { boss, control } = await this.open();
     const queuedAt = new Date().toISOString();
     const outcome = (status: SyncJobResult['status'], error: string, startedAt?: Date | null): SyncJobResult => ({
       status,

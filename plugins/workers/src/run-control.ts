@@ -73,6 +73,17 @@ export class RunControl {
     return r ? { worker: r.worker, progress: r.progress, progress_seq: r.progress_seq, silent_seconds: r.silent } : null;
   }
 
+  async jobOf(syncId: string): Promise<string | null> {
+    const { rows } = await this.db.executeSql(`SELECT job_id::text AS job_id FROM ${this.table} WHERE sync_id = $1`, [syncId]);
+    return (rows[0] as { job_id: string } | undefined)?.job_id ?? null;
+  }
+
+  /** every row: at a server's start, the syncs a previous server process sent and did not see end */
+  async left(): Promise<Array<{ sync_id: string; job_id: string }>> {
+    const { rows } = await this.db.executeSql(`SELECT sync_id, job_id::text AS job_id FROM ${this.table} ORDER BY created_on`, []);
+    return rows as Array<{ sync_id: string; job_id: string }>;
+  }
+
   async remove(syncId: string): Promise<void> {
     await this.db.executeSql(`DELETE FROM ${this.table} WHERE sync_id = $1`, [syncId]);
   }

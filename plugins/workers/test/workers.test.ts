@@ -380,7 +380,7 @@ describe('sync workers through the PostgreSQL job queue', { skip: why ?? false }
     assert.ok(!workers.some((w) => w.out.includes(b.id)));
   });
 
-  test('a server restarted between enqueue and run: the queued job runs once, the new server does not send a second', async () => {
+  test('a server restarted between enqueue and run: no second job is sent, the queued one runs once, the new server records both outcomes', async () => {
     const live = workers.filter((w) => w.child.exitCode === null && w.child.signalCode === null);
     assert.equal(live.length, 1, 'one worker left after the killed one');
     // the one worker is busy with alpha: gamma stays queued
@@ -388,28 +388,37 @@ describe('sync workers through the PostgreSQL job queue', { skip: why ?? false }
     const seenAlpha = api.arrived.get('alpha') ?? 0;
     const a = engine.start('alpha', { trigger: 'api' });
     await api.until(() => (api.arrived.get('alpha') ?? 0) > seenAlpha, 'the alpha sync to read');
-    const seenGamma = api.arrived.get('gamma') ?? 0;
     const g = engine.start('gamma', { trigger: 'api' });
     await waitFor(() => queueJobs('gamma').includes('created'), 'the gamma job to be queued');
+    const cursorBefore = cursorOf('gamma');
     await app.close();
-    // the stopped server's waits end; it says the worker still runs them
+    // the stopping server left both jobs to the worker and says so
     await boot();
-    const ha = (await history('alpha')).find((x) => x.id === a.id)!;
-    assert.equal(ha.status, 'failed');
-    assert.match(ha.error ?? '', /server stopped/);
-    assert.equal((await history('gamma')).find((x) => x.id === g.id)!.status, 'failed');
-    // the new server knows nothing in memory, the queue does: no second gamma job is sent
+    assert.match((await history('alpha')).find((x) => x.id === a.id)!.error ?? '', /server stopped/);
+    assert.match((await history('gamma')).find((x) => x.id === g.id)!.error ?? '', /server stopped/);
+    // before it starts, the new server knows nothing in memory, the queue does: no second gamma job
     const dup = await engine.run('gamma', { trigger: 'api' });
     assert.equal(dup.status, 'failed');
     assert.match(dup.error ?? '', /sync of "gamma" is still queued/);
     assert.deepEqual(queueJobs('gamma').filter((s) => s === 'created' || s === 'active'), ['created']);
+    // started (as `basin start` does), it waits again for both: a second sync is refused as usual
+    await app.start();
+    assert.equal(engine.get(a.id)?.status, 'running');
+    assert.equal(engine.get(g.id)?.status, 'running');
+    const again = await app.http.inject({ method: 'POST', url: '/api/sources/gamma/sync', headers: { 'x-requested-with': 'XMLHttpRequest' } });
+    assert.equal(again.statusCode, 409, again.body);
     // the worker ends alpha, then takes the queued gamma job: it runs exactly once
     api.release('alpha');
-    await waitFor(() => live[0]!.out.includes(`sync ${g.id} of gamma: succeeded`), 'the queued gamma job to run');
-    await waitFor(() => queueJobs('gamma').every((s) => s !== 'created' && s !== 'active'), 'the queued gamma job to end');
-    assert.equal(api.maxInFlight.get('gamma'), 1);
+    const [ra, rg] = [await engine.wait(a.id), await engine.wait(g.id)];
+    assert.equal(ra.status, 'succeeded', ra.error ?? '');
+    assert.equal(rg.status, 'succeeded', rg.error ?? '');
+    assert.equal((await history('gamma')).find((x) => x.id === g.id)!.status, 'succeeded');
+    await waitFor(() => live[0]!.out.includes(`sync ${g.id} of gamma: succeeded`), 'the worker to log the gamma sync');
     assert.equal(live[0]!.out.split(`sync ${g.id} of gamma: succeeded`).length - 1, 1, live[0]!.out);
-    assert.ok((api.arrived.get('gamma') ?? 0) > seenGamma);
+    assert.equal(api.maxInFlight.get('gamma'), 1);
+    // the new server took in the cursor state the worker reached in that sync
+    const promoted = app.stateDb.prepare('SELECT DISTINCT sync_id FROM sync_state WHERE source = ?').all('gamma') as Array<{ sync_id: string }>;
+    assert.deepEqual(promoted.map((r) => r.sync_id), [g.id], JSON.stringify(cursorBefore));
     // with the queue free again the new server syncs gamma itself
     const next = await engine.run('gamma', { trigger: 'api' });
     assert.equal(next.status, 'succeeded', next.error ?? '');
