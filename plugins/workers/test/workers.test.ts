@@ -380,6 +380,24 @@ describe('sync workers through the PostgreSQL job queue', { skip: why ?? false }
     assert.ok(!workers.some((w) => w.out.includes(b.id)));
   });
 
+  test('a sync past workers.job_timeout_seconds: the queue fails it and its live worker stops before any swap', async () => {
+    const rowsBefore = count(betaTable);
+    api.hold('beta');
+    const seen = api.arrived.get('beta') ?? 0;
+    const b = engine.start('beta', { trigger: 'api' });
+    await api.until(() => (api.arrived.get('beta') ?? 0) > seen, 'the beta sync to read');
+    const r = await engine.wait(b.id);
+    assert.equal(r.status, 'failed');
+    assert.match(r.error ?? '', /took longer than workers\.job_timeout_seconds/);
+    const runner = workers.find((w) => w.out.includes(`sync ${b.id} of beta: started`))!;
+    await waitFor(() => runner.out.includes(`sync ${b.id} of beta: the job queue ended the job`), 'the worker to see its job ended');
+    // its held request was dropped: the sync stopped instead of loading and swapping late
+    await api.until(() => (api.inFlight.get('beta') ?? 0) === 0, 'the held beta request to close');
+    await waitFor(() => new RegExp(`sync ${b.id} of beta: cancelled`).test(runner.out), 'the worker to end the sync');
+    api.release('beta');
+    assert.equal(count(betaTable), rowsBefore);
+  });
+
   test('a server restarted between enqueue and run: no second job is sent, the queued one runs once, the new server records both outcomes', async () => {
     const live = workers.filter((w) => w.child.exitCode === null && w.child.signalCode === null);
     assert.equal(live.length, 1, 'one worker left after the killed one');
