@@ -400,7 +400,7 @@ export class SyncEngineImpl implements SyncEngine, SyncRemote {
       // the worker's progress, published here as a local sync's: /ws and the UI see no difference
       progress: (p: Omit<SyncProgressEvent, 'source' | 'sync_id'>) => {
         record.rows = p.rows;
-        void events.emit('sync_progress', { source: record.source, sync_id: record.id, resource: p.resource, resource_rows: p.resource_rows, rows: p.rows, rows_per_second: p.rows_per_second });
+        void events.emit('sync_progress', { ...p, source: record.source, sync_id: record.id });
       },
     };
     try {

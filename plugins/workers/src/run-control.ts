@@ -1,12 +1,11 @@
+import type { SyncProgressEvent } from '@basin/plugin-sync/contract';
 import type PgBoss from 'pg-boss';
 
-/** a running sync's latest progress as a worker reports it (the fields of the server's `sync_progress`) */
-export interface RunProgress {
-  resource: string;
-  resource_rows: number;
-  rows: number;
-  rows_per_second: number;
-}
+/**
+ * a running sync's latest progress as a worker reports it: its `sync_progress` event but the source
+ * and sync id, which the server sets from its own record (fields added to the event pass through)
+ */
+export type RunProgress = Omit<SyncProgressEvent, 'source' | 'sync_id'>;
 
 /** what the server reads of a sync a worker runs */
 export interface RunView {

@@ -18,7 +18,9 @@ export async function runReported(opts: { job: SyncJob; who: string; control: Ru
   const controller = new AbortController();
   let latest: RunProgress | null = null;
   const unsubscribe = opts.events.on('sync_progress', (p) => {
-    if (p.sync_id === job.sync_id) latest = { resource: p.resource, resource_rows: p.resource_rows, rows: p.rows, rows_per_second: p.rows_per_second };
+    if (p.sync_id !== job.sync_id) return;
+    const { source: _source, sync_id: _id, ...progress } = p;
+    latest = progress;
   });
   let beating: Promise<void> | null = null;
   const beat = async () => {
