@@ -26,8 +26,11 @@ export async function runReported(opts: { job: SyncJob; who: string; control: Ru
   const beat = async () => {
     const progress = latest;
     latest = null;
-    // a report lost to a database hiccup is only a missed progress update; the next beat sends anew
-    const answer = await control.heartbeat(job.sync_id, who, progress, SYNC_QUEUE).catch(() => null);
+    // a database hiccup loses nothing: a progress not sent goes with the next beat (unless a newer one came)
+    const answer = await control.heartbeat(job.sync_id, who, progress, SYNC_QUEUE).catch(() => {
+      latest ??= progress;
+      return null;
+    });
     if (answer?.stop && !controller.signal.aborted) {
       opts.onStop?.(answer.stop);
       controller.abort(new Error(answer.stop === 'cancel' ? 'the sync was cancelled' : 'the job queue ended this job'));
