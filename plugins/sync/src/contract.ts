@@ -46,19 +46,37 @@ export interface SyncJobResult {
   rebuilt: boolean;
 }
 
-/** runs sync jobs somewhere else (the workers plugin's queue); signal aborts waiting for the outcome */
+/** what the executor relays while a worker runs a job: the server turns it into its own events */
+export interface SyncJobReports {
+  /** a worker took the job (its name) */
+  taken?(worker: string): void;
+  /** the worker's newest progress: the fields of `sync_progress` but the source and sync id */
+  progress?(p: Omit<SyncProgressEvent, 'source' | 'sync_id'>): void;
+}
+
+/**
+ * runs sync jobs somewhere else (the workers plugin's queue). An aborted signal asks the worker to
+ * cancel: the outcome then says whether it stopped before its swap (cancelled) or not.
+ */
 export interface SyncExecutor {
-  execute(job: SyncJob, signal: AbortSignal): Promise<SyncJobResult>;
-  /** cancels a job not yet taken by a worker; false when it already runs */
-  cancel(syncId: string): Promise<boolean>;
+  execute(job: SyncJob, signal: AbortSignal, reports?: SyncJobReports): Promise<SyncJobResult>;
+  /** jobs a previous server process sent and stopped waiting for (it stopped before their outcome) */
+  unfinished(): Promise<SyncJob[]>;
+  /** waits again for the outcome of one of those */
+  resume(job: SyncJob, signal: AbortSignal, reports?: SyncJobReports): Promise<SyncJobResult>;
 }
 
 /** the sync engine's seams for workers: the server hands syncs to an executor, a worker runs jobs */
 export interface SyncRemote {
   /** from now on start() sends every sync to this executor instead of running it in this process */
   useExecutor(executor: SyncExecutor): void;
-  /** runs one job in this process (in a worker) and returns its outcome */
-  runJob(job: SyncJob, worker: string): Promise<SyncJobResult>;
+  /**
+   * After a restart: takes back the syncs a previous server process sent to the executor and did not
+   * see end (their history turns back to running until their outcome); answers how many.
+   */
+  adoptRemote(): Promise<number>;
+  /** runs one job in this process (in a worker) and returns its outcome; signal cancels it */
+  runJob(job: SyncJob, worker: string, signal?: AbortSignal): Promise<SyncJobResult>;
 }
 
 export const syncEngineRef = createServiceRef<SyncEngine>({ id: 'syncEngine' });

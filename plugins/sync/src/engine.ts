@@ -8,7 +8,7 @@ import { committedSyncIds, dropStaleStaging, LoadSession } from './loader.js';
 import { shipToServerWarehouse } from './load/server-warehouse.js';
 import type { SyncStore } from './store.js';
 import type { PostLoadHook, SyncEngine, SyncOptions, SyncRecord, SyncTrigger } from './types.js';
-import type { SyncExecutor, SyncJob, SyncJobResult, SyncRemote } from './contract.js';
+import type { SyncExecutor, SyncJob, SyncJobResult, SyncProgressEvent, SyncRemote } from './contract.js';
 import { syncErrors } from './errors.js';
 
 interface Job {
@@ -90,7 +90,7 @@ export class SyncEngineImpl implements SyncEngine, SyncRemote {
    * syncs it ran: when the server's last sync of the source was not this worker's, a merge here would
    * ship a partial table, so the worker rebuilds the source in full instead.
    */
-  async runJob(job: SyncJob, worker: string): Promise<SyncJobResult> {
+  async runJob(job: SyncJob, worker: string, signal?: AbortSignal): Promise<SyncJobResult> {
     const mine = this.d.store.lastSuccess(job.source)?.id ?? null;
     const rebuilt = !job.full_refresh && mine !== job.last_sync_id;
     const r = await this.run(job.source, {
@@ -100,6 +100,7 @@ export class SyncEngineImpl implements SyncEngine, SyncRemote {
       endDate: job.end_date,
       trigger: job.trigger as SyncTrigger,
       schedule: job.schedule,
+      ...(signal ? { signal } : {}),
     });
     const ok = r.status === 'succeeded' || r.status === 'empty';
     return {
@@ -182,13 +183,36 @@ export class SyncEngineImpl implements SyncEngine, SyncRemote {
     this.jobs.set(record.id, job);
     const executor = this.executor;
     // on workers the queue bounds how many run at once, not this process's slots
-    job.done = (executor ? this.executeRemote(job, executor) : this.slot().then(() => this.execute(job, entry).finally(() => this.release())))
-      .finally(() => {
-        this.bySource.delete(source);
-        // keep the finished job briefly reachable through get(); history has it for good
-        this.jobs.delete(record.id);
-      });
+    this.track(job, executor ? this.executeRemote(job, executor) : this.slot().then(() => this.execute(job, entry).finally(() => this.release())));
     return { ...record };
+  }
+
+  private track(job: Job, run: Promise<SyncRecord>): void {
+    job.done = run.finally(() => {
+      this.bySource.delete(job.record.source);
+      // keep the finished job briefly reachable through get(); history has it for good
+      this.jobs.delete(job.record.id);
+    });
+  }
+
+  async adoptRemote(): Promise<number> {
+    const executor = this.executor;
+    if (!executor) return 0;
+    let adopted = 0;
+    for (const sent of await executor.unfinished()) {
+      const old = this.d.store.getHistory(sent.sync_id);
+      // another project's row, one this process already waits for, or a source that runs again now
+      if (!old || this.jobs.has(sent.sync_id) || this.bySource.has(sent.source)) continue;
+      if (old.status !== 'failed' && old.status !== 'running') continue;
+      const record: SyncRecord = { ...old, status: 'running', finished_at: null, error: null };
+      this.d.store.finishHistory(record);
+      this.bySource.set(record.source, record.id);
+      const job: Job = { record, controller: new AbortController(), opts: { fullRefresh: sent.full_refresh, trigger: record.trigger as SyncTrigger, schedule: record.schedule }, done: Promise.resolve(record) };
+      this.jobs.set(record.id, job);
+      this.track(job, this.executeRemote(job, executor, sent));
+      adopted++;
+    }
+    return adopted;
   }
 
   private slot(): Promise<void> {
@@ -363,29 +387,35 @@ export class SyncEngineImpl implements SyncEngine, SyncRemote {
    * A sync a worker runs: the server records it, waits for the queue's outcome, then promotes the
    * cursor state the worker reached, runs the post-load checks and emits the same events as a local sync.
    */
-  private async executeRemote(job: Job, executor: SyncExecutor): Promise<SyncRecord> {
+  private async executeRemote(job: Job, executor: SyncExecutor, resumed?: SyncJob): Promise<SyncRecord> {
     const { record, controller, opts } = job;
     const { store, events, clock } = this.d;
     const fullRefresh = !!opts.fullRefresh;
     const log = this.sourceLog(record.source, record.id, new Set());
     const payloadSchedule = record.schedule ? { schedule: record.schedule } : {};
     void events.emit('sync_started', { source: record.source, sync_id: record.id, trigger: record.trigger, ...payloadSchedule });
-    log.info(`sync queued for a worker (trigger ${record.trigger}${fullRefresh ? ', full refresh' : ''})`);
+    log.info(resumed ? 'the server restarted: waiting again for the worker running this sync' : `sync queued for a worker (trigger ${record.trigger}${fullRefresh ? ', full refresh' : ''})`);
+    const reports = {
+      taken: (worker: string) => log.info(`sync taken by worker ${worker}`),
+      // the worker's progress, published here as a local sync's: /ws and the UI see no difference
+      progress: (p: Omit<SyncProgressEvent, 'source' | 'sync_id'>) => {
+        record.rows = p.rows;
+        void events.emit('sync_progress', { ...p, source: record.source, sync_id: record.id });
+      },
+    };
     try {
-      const result = await executor.execute(
-        {
-          sync_id: record.id,
-          source: record.source,
-          full_refresh: fullRefresh,
-          ...(opts.startDate ? { start_date: opts.startDate } : {}),
-          ...(opts.endDate ? { end_date: opts.endDate } : {}),
-          trigger: record.trigger,
-          schedule: record.schedule,
-          state: fullRefresh ? {} : store.state(record.source),
-          last_sync_id: store.lastSuccess(record.source)?.id ?? null,
-        },
-        controller.signal,
-      );
+      const sent: SyncJob = resumed ?? {
+        sync_id: record.id,
+        source: record.source,
+        full_refresh: fullRefresh,
+        ...(opts.startDate ? { start_date: opts.startDate } : {}),
+        ...(opts.endDate ? { end_date: opts.endDate } : {}),
+        trigger: record.trigger,
+        schedule: record.schedule,
+        state: fullRefresh ? {} : store.state(record.source),
+        last_sync_id: store.lastSuccess(record.source)?.id ?? null,
+      };
+      const result = resumed ? await executor.resume(sent, controller.signal, reports) : await executor.execute(sent, controller.signal, reports);
       record.started_at = result.started_at;
       record.rows = result.rows;
       record.tables = result.tables;

@@ -154,9 +154,19 @@ export class PostgresWarehouseClient implements WarehouseClient {
 
   private async ensureMeta(c: pg.PoolClient): Promise<void> {
     const m = pgIdent(this.schemaName(META));
-    await c.query(`CREATE SCHEMA IF NOT EXISTS ${m}`);
-    await c.query(`CREATE TABLE IF NOT EXISTS ${m}.sync_commits (sync_id text PRIMARY KEY, source text, committed_at timestamp)`);
-    await c.query(`CREATE TABLE IF NOT EXISTS ${m}.cursor_state (source text PRIMARY KEY, sync_id text, state jsonb, updated_at timestamp)`);
+    // CREATE ... IF NOT EXISTS races with itself (sync workers' first swaps at once: "type already
+    // exists"): one writer at a time, under a transaction-scoped advisory lock
+    await c.query('BEGIN');
+    try {
+      await c.query(`SELECT pg_advisory_xact_lock(hashtext('basin.ensure_meta'))`);
+      await c.query(`CREATE SCHEMA IF NOT EXISTS ${m}`);
+      await c.query(`CREATE TABLE IF NOT EXISTS ${m}.sync_commits (sync_id text PRIMARY KEY, source text, committed_at timestamp)`);
+      await c.query(`CREATE TABLE IF NOT EXISTS ${m}.cursor_state (source text PRIMARY KEY, sync_id text, state jsonb, updated_at timestamp)`);
+      await c.query('COMMIT');
+    } catch (e) {
+      await c.query('ROLLBACK').catch(() => undefined);
+      throw e;
+    }
   }
 
   /** COPY FROM STDIN of a CSV file into a fresh staging table, columns typed from `columns` (text when absent) */

@@ -25,7 +25,13 @@ export default definePlugin({
     // pg-boss loads only when workers are on (start-up time of every other project)
     const { SyncQueue } = await import('./queue.js');
     const queue = new SyncQueue(queueConnection(ctx.config, section), section, ctx.log);
-    ctx.resolve(syncRemoteRef).useExecutor(queue.executor());
+    const remote = ctx.resolve(syncRemoteRef);
+    remote.useExecutor(queue.executor());
+    // the server (not a one-shot CLI command) takes back the syncs it sent before a restart
+    ctx.onStart(async () => {
+      const n = await remote.adoptRemote().catch((err: Error) => (ctx.log.error({ error: err.message }, 'taking back the syncs sent before the restart failed'), 0));
+      if (n) ctx.log.info({ count: n }, 'waiting again for syncs sent to workers before the restart');
+    });
     // jobs still queued stay queued for the workers; the server stops waiting for them
     ctx.onStop(() => queue.close(false));
   },

@@ -36,9 +36,12 @@ export function registerWorkerCommand(cli: CliContext): void {
       const concurrency = o.concurrency ? Number(o.concurrency) : section.concurrency;
       if (!Number.isInteger(concurrency) || concurrency < 1) throw new CliExit(EXIT.config, 'basin worker: --concurrency takes a whole number from 1.');
       const who = `${o.name}@${os.hostname()}:${process.pid}`;
-      await queue.work(concurrency, async (job) => {
+      const { runReported } = await import('../worker-run.js');
+      await queue.work(concurrency, async (job, control) => {
         out(`${new Date().toISOString()} sync ${job.sync_id} of ${job.source}: started`);
-        const r = await remote.runJob(job, who);
+        const onStop = (why: 'cancel' | 'ended') =>
+          out(`${new Date().toISOString()} sync ${job.sync_id} of ${job.source}: ${why === 'cancel' ? 'cancel requested by the server' : 'the job queue ended the job (workers.job_timeout_seconds), stopping'}`);
+        const r = await runReported({ job, who, control, events: app.events, remote, onStop });
         out(`${new Date().toISOString()} sync ${job.sync_id} of ${job.source}: ${r.status}${r.rebuilt ? ' (rebuilt in full)' : ''}, ${r.rows} rows${r.error ? `: ${r.error}` : ''}`);
         return r;
       });
