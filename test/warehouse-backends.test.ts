@@ -16,6 +16,7 @@ import { supersetVenv, supersetVenvFor, WAREHOUSE_URI_PY } from '@basin/plugin-b
 import { marimoVenvFor } from '@basin/plugin-notebooks';
 import { companionWarehouseEnv } from '@basin/core';
 import pg from 'pg';
+import { sourcesYaml } from '@basin/plugin-transform';
 import { tempDir } from '@basin/test';
 import { clientFor, warehousesUnderTest, type RunningWarehouse } from './support/warehouse-backends.js';
 
@@ -294,8 +295,11 @@ for (const backend of warehousesUnderTest) {
       fs.mkdirSync(path.join(tx, 'models', 'marts'), { recursive: true });
       fs.writeFileSync(path.join(tx, 'dbt_project.yml'), stringify({ name: 'wh', version: '1.0.0', profile: 'basin', 'config-version': 2, models: { wh: { staging: { '+materialized': 'view' }, marts: { '+materialized': 'table' } } } }));
       fs.writeFileSync(path.join(tx, 'profiles.yml'), stringify({ basin: { target: 'dev', outputs: { dev: target.profile } } }));
-      fs.writeFileSync(path.join(tx, 'models', 'staging', 'sources.yml'), stringify({ version: 2, sources: [{ name: 'crm', schema: prefix + RAW, tables: [{ name: 'people' }] }] }));
-      fs.writeFileSync(path.join(tx, 'models', 'staging', 'stg_crm__people.sql'), "select id, lower(email) as email, country from {{ source('crm', 'people') }}\n");
+      // the sources file Basin generates for source `people` (raw schema raw_people): it names the raw
+      // schema through the target's BASIN_SCHEMA_PREFIX, so it finds the prefixed schema on the engine
+      assert.equal(target.env.BASIN_SCHEMA_PREFIX ?? '', prefix);
+      fs.writeFileSync(path.join(tx, 'models', 'staging', 'sources.yml'), sourcesYaml('people', ['people']));
+      fs.writeFileSync(path.join(tx, 'models', 'staging', 'stg_crm__people.sql'), "select id, lower(email) as email, country from {{ source('people', 'people') }}\n");
       fs.writeFileSync(path.join(tx, 'models', 'marts', 'people_by_country.sql'), "select country, count(*) as people from {{ ref('stg_crm__people') }} group by country\n");
       assert.doesNotMatch(fs.readFileSync(path.join(tx, 'profiles.yml'), 'utf8'), /writer-secret/, 'secrets stay in the environment');
       const r = await client.exclusive(async () =>
