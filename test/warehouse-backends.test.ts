@@ -119,6 +119,32 @@ for (const backend of warehousesUnderTest) {
       assert.equal(await client.dropStaleStaging(), 1);
     });
 
+    test('a swap failing midway undoes the forget deletes and the merge of the resources before it', async () => {
+      const upd = csv(dir, 'p4b.csv', 'id,name,email,country', [`2,Changed,person2@example.com,ES`, person(201)]);
+      await client.loadStaged({ schema: RAW, staging: '_basin_staging__people__s4b', file: { path: upd, format: 'csv' }, columns: PEOPLE });
+      await client.loadStaged({ schema: RAW, staging: '_basin_staging__people__s4c', file: { path: upd, format: 'csv' }, columns: PEOPLE });
+      const before = Number(await scalar(client, `SELECT count(*) FROM ${q('people')} WHERE country = 'FR'`));
+      await assert.rejects(
+        client.swap({
+          source: 'crm',
+          syncId: 's4b',
+          resources: [
+            // what an incremental sync sends: delete the rows of a forgotten file (here: country FR), merge the rest by key
+            { schema: RAW, table: 'people', staging: '_basin_staging__people__s4b', disposition: 'merge', primaryKey: ['id'], forget: { column: 'country', values: ['FR'] } },
+            // then a resource that fails once the first one changed the table (a key column that does not exist)
+            { schema: RAW, table: 'people', staging: '_basin_staging__people__s4c', disposition: 'merge', primaryKey: ['no_such_key'] },
+          ],
+          cursor: { updated_at: '2026-09-10' },
+        }),
+      );
+      assert.equal(Number(await scalar(client, `SELECT count(*) FROM ${q('people')}`)), 103);
+      assert.equal(Number(await scalar(client, `SELECT count(*) FROM ${q('people')} WHERE country = 'FR'`)), before);
+      assert.equal(await scalar(client, `SELECT name FROM ${q('people')} WHERE id = 2`), 'Person 2');
+      assert.deepEqual(await client.cursorState('crm'), { updated_at: '2026-01-03' });
+      assert.equal((await client.committedSyncs(['s4b'])).size, 0);
+      assert.equal(await client.dropStaleStaging(), 2);
+    });
+
     test('kill mid-load: a process killed after staging leaves the table, marker and cursor as they were', async () => {
       const big = csv(dir, 'p5.csv', 'id,name,email,country', Array.from({ length: 5000 }, (_, i) => person(1000 + i)));
       // DuckDB: one process holds the file; the killed process takes it over meanwhile
