@@ -3,11 +3,14 @@
 // new rows appended, a replace resource swapped whole, files a source reloaded deleted and re-added,
 // all in one swap with the cursor state. What moved is counted on the server itself: PostgreSQL's
 // xmin (the rows the swap's transaction wrote) and Iceberg's snapshot summary (`added-records`).
-// A server that missed the previous sync gets whole tables again (it converges).
+// A hand-over killed after the local commit, or a server that missed a sync, leaves the server as it
+// was; the next sync sends every table of the source whole (the server converges).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { stringify } from 'yaml';
 import type { BasinApp, WarehouseClient } from '@basin/core';
@@ -15,6 +18,7 @@ import { bootApp, disableAuth, makeProject } from '@basin/test';
 import { clientFor, postgresUnderTest, type RunningWarehouse } from './support/warehouse-backends.js';
 import { trinoUnderTest } from './support/trino-warehouse.js';
 
+const here = path.dirname(fileURLToPath(import.meta.url));
 const LIMITS = { timeoutMs: 30_000, maxRows: 1000 };
 const SOURCES = `version: "1.0"
 sources:
@@ -149,15 +153,45 @@ for (const backend of [postgresUnderTest, trinoUnderTest]) {
       assert.equal(await num(`SELECT count(*) FROM ${q('raw_files', 'files')} WHERE page = '/pricing'`), 50);
     });
 
+    test('kill mid-hand-over: a process killed after its sync committed locally and staged on the server leaves the server as it was; the next sync converges', async () => {
+      const cursor = JSON.stringify(await server.cursorState('shop'));
+      const events = await num(`SELECT count(*) FROM ${q('raw_shop', 'events')}`);
+      sqlite(db(), `WITH RECURSIVE g(n) AS (SELECT 4001 UNION ALL SELECT n + 1 FROM g WHERE n < 4030) INSERT INTO events SELECT n, 'killed' FROM g;`);
+      // one process owns the DuckDB file: this one lets go while the child syncs
+      await app.close();
+      const child = spawn(process.execPath, ['--conditions=development', '--import', 'tsx', path.join(here, 'fixtures', 'warehouse-sync-kill-child.ts'), JSON.stringify({ projectDir: dir, env: running.env, source: 'shop' })], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let err = '';
+      child.stderr.on('data', (b) => (err += b));
+      const staged = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (b: Buffer) => b.toString().includes('staged') && resolve(b.toString()));
+        child.on('exit', (code) => reject(new Error(`child exited ${code} before staging: ${err}`)));
+      });
+      assert.match(staged, /\["events","append"\]/, 'the sync was about to append its rows');
+      child.kill('SIGKILL');
+      await new Promise((r) => child.once('exit', r));
+      app = await bootApp(dir);
+      // the server: previous tables and cursor, no marker of the killed sync
+      assert.equal(await num(`SELECT count(*) FROM ${q('raw_shop', 'events')}`), events);
+      assert.equal(JSON.stringify(await server.cursorState('shop')), cursor);
+      // the local DuckDB committed the 30 rows; the next sync sends whole tables (the server lacks that sync's marker)
+      assert.equal(await local('SELECT count(*) FROM raw_shop.events'), events + 30);
+      assert.ok((await server.dropStaleStaging()) >= 1, 'the killed hand-over left staging on the server');
+      await sync('shop');
+      assert.equal(await written('raw_shop', 'events'), events + 30, 'the whole table, not a delta');
+      assert.equal(await sameAsLocal('raw_shop', 'events', 'seq'), events + 30);
+      assert.equal(await sameAsLocal('raw_shop', 'orders', 'total'), 2010);
+      assert.notEqual(JSON.stringify(await server.cursorState('shop')), cursor);
+    });
+
     test('a server that missed the previous sync gets whole tables, and matches again', async () => {
       const last = (await server.query(`SELECT sync_id FROM ${q('_basin_meta', backend.type === 'postgres' ? 'sync_commits' : 'syncs')} WHERE source = 'shop' ORDER BY committed_at DESC LIMIT 1`, LIMITS)).rows[0]![0];
       // as if that sync's hand-over had failed: the server has no marker of it
       await server.execute(`DELETE FROM ${q('_basin_meta', backend.type === 'postgres' ? 'sync_commits' : 'syncs')} WHERE sync_id = ${server.capabilities.quoteLiteral(String(last))}`);
-      sqlite(db(), `INSERT INTO events VALUES (3021, 'late');`);
+      sqlite(db(), `INSERT INTO events VALUES (4031, 'late');`);
       const rec = await sync('shop');
       assert.equal(loaded(rec, 'events'), 1);
-      assert.equal(await written('raw_shop', 'events'), 3021, 'the whole table, not one row');
-      assert.equal(await sameAsLocal('raw_shop', 'events', 'seq'), 3021);
+      assert.equal(await written('raw_shop', 'events'), 3051, 'the whole table, not one row');
+      assert.equal(await sameAsLocal('raw_shop', 'events', 'seq'), 3051);
       assert.equal(await sameAsLocal('raw_shop', 'orders', 'total'), 2010);
     });
   });

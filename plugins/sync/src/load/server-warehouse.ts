@@ -24,8 +24,9 @@ export interface ShipReport {
  * - an appended or merged table: only this sync's rows (`_basin_sync_id`), appended or merged on the
  *   key on the server (after deleting the rows of files the source forgot), so a 1% increment moves 1%;
  * - a rebuilt table (full refresh, replace resource, new table, retyped column, change-stream
- *   deletes), a rejects table, or any table when the server missed the previous sync of this source
- *   (a failed hand-over, a server restored from elsewhere): the whole table, replacing it.
+ *   deletes) or a rejects table: the whole table, replacing it;
+ * - when the server missed the previous sync of this source (a failed or killed hand-over, a server
+ *   restored from elsewhere): every table of the source's schema, whole.
  * A failed hand-over leaves the server as it was; the next sync sees the server did not commit this
  * one and sends whole tables, so the server converges.
  */
@@ -42,6 +43,9 @@ export async function shipToServerWarehouse(
   try {
     const inStep = await serverHasPreviousSync(local, server, o.source, o.syncId);
     const all: ShippedTable[] = [...o.tables, ...o.rejects.map((name) => ({ name, change: { kind: 'rebuilt' } as const }))];
+    // out of step: every table of the source goes whole, also those this sync did not touch (the
+    // server may lack the rows of the sync it missed in any of them)
+    if (!inStep) for (const t of await local.listTables(o.schema)) if (t.kind === 'table' && !all.some((x) => x.name === t.name)) all.push({ name: t.name, change: { kind: 'rebuilt' } });
     for (const t of all) {
       const columns = await local.describeTable(o.schema, t.name);
       if (!columns) continue;
