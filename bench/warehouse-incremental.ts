@@ -1,7 +1,8 @@
 // An incremental sync's hand-over to a server warehouse (issue 22): 1% new rows into a 5M-row table,
 // sent as the sync's rows only (DuckDB unloads `_basin_sync_id = <sync>`, the server stages them and
-// appends them in the swap: plugins/sync/src/load/server-warehouse.ts) vs the whole-table copy it
-// replaces (unload everything, stage it, swap it in as a replace), in the same run, on each backend
+// appends them, or merges them on the key, in the swap: plugins/sync/src/load/server-warehouse.ts) vs
+// the whole-table copy it replaces (unload everything, stage it, swap it in as a replace), in the same
+// run, on each backend
 // (PostgreSQL: Debian's server started here; Trino: the test support's coordinator). Not a test.
 //   node --conditions=development --import tsx bench/warehouse-incremental.ts [rows=5000000] [backends=postgres,trino]
 import fs from 'node:fs';
@@ -28,28 +29,35 @@ async function client(type: string, section: Record<string, unknown>, env: Recor
   return c;
 }
 
-/** the local DuckDB after the incremental sync committed: `rows` rows of sync s1 and 1% more of sync s2 */
+/**
+ * the local DuckDB after the incremental sync committed: `rows` rows of sync s1 and 1% more of sync
+ * s2, half of which carry ids of s1 rows (updates when merged on id, added when appended)
+ */
 async function localWarehouse(): Promise<WarehouseClient> {
   const local = await client('duckdb', { type: 'duckdb' }, {});
   await local.execute(`CREATE SCHEMA ${SCHEMA}`);
   await local.execute(`CREATE TABLE ${SCHEMA}.events AS SELECT range AS id, TIMESTAMP '2026-01-01' + to_seconds(range) AS created_at, 'customer_' || (range % 50000) AS customer,
     ['books','games','music','tools'][1 + range % 4] AS category, (range % 997) / 10.0 AS amount, CAST(range % 7 AS INTEGER) AS quantity, range % 3 = 0 AS active,
     'comment ' || md5(CAST(range AS VARCHAR)) AS comment, CASE WHEN range < ${rows} THEN 's1' ELSE 's2' END AS _basin_sync_id FROM range(${rows + increment})`);
+  await local.execute(`UPDATE ${SCHEMA}.events SET id = id - ${Math.floor(increment / 2)} WHERE _basin_sync_id = 's2'`);
   return local;
 }
 
 /** one hand-over as server-warehouse.ts does it: unload (all, or the sync's rows), stage, swap; wall ms and rows sent */
-async function ship(local: WarehouseClient, server: WarehouseClient, syncId: string, mode: 'delta' | 'full'): Promise<{ ms: number; rows: number }> {
+type Mode = 'append' | 'merge' | 'full';
+
+async function ship(local: WarehouseClient, server: WarehouseClient, syncId: string, mode: Mode): Promise<{ ms: number; rows: number }> {
   const format = server.capabilities.bulkFormats.find((f) => local.capabilities.unloadFormats.includes(f))!;
   const file = { path: path.join(work, `ship-${syncId}.${format}`), format };
   const columns = (await local.describeTable(SCHEMA, 'events'))!;
-  const filter: UnloadFilter | undefined = mode === 'delta' ? { column: '_basin_sync_id', equals: 's2' } : undefined;
+  const filter: UnloadFilter | undefined = mode === 'full' ? undefined : { column: '_basin_sync_id', equals: 's2' };
   const staging = `_basin_staging__events__${syncId}`;
   const t0 = performance.now();
   const { rows: sent } = await local.unload(SCHEMA, 'events', file, filter);
   await server.loadStaged({ schema: SCHEMA, staging, file, columns });
   fs.rmSync(file.path, { force: true });
-  await server.swap({ source: 'bench', syncId, resources: [{ schema: SCHEMA, table: 'events', staging, disposition: mode === 'delta' ? 'append' : 'replace' }], cursor: { id: rows + increment } });
+  const disposition = mode === 'full' ? 'replace' : mode;
+  await server.swap({ source: 'bench', syncId, resources: [{ schema: SCHEMA, table: 'events', staging, disposition, primaryKey: mode === 'merge' ? ['id'] : undefined }], cursor: { id: rows + increment } });
   return { ms: performance.now() - t0, rows: sent };
 }
 
@@ -68,16 +76,19 @@ async function count(server: WarehouseClient): Promise<number> {
   return Number((await server.query(`SELECT count(*) FROM ${server.capabilities.qualify(SCHEMA, 'events')}`, { timeoutMs: 600_000, maxRows: 1 })).rows[0]![0]);
 }
 
-/** delta then full, each from the same base state; twice, alternating; the faster of each */
-async function compare(local: WarehouseClient, server: WarehouseClient): Promise<{ delta: number; full: number; sentDelta: number; sentFull: number }> {
-  const out = { delta: Infinity, full: Infinity, sentDelta: 0, sentFull: 0 };
+/** append, merge and full, each from the same base state; twice, the second round reversed; the faster of each */
+async function compare(local: WarehouseClient, server: WarehouseClient): Promise<Record<Mode, { ms: number; rows: number }>> {
+  const out = { append: { ms: Infinity, rows: 0 }, merge: { ms: Infinity, rows: 0 }, full: { ms: Infinity, rows: 0 } };
+  const modes: Mode[] = ['append', 'merge', 'full'];
+  let n = 0;
   for (let i = 0; i < 2; i++) {
-    for (const mode of i === 0 ? (['delta', 'full'] as const) : (['full', 'delta'] as const)) {
-      await baseState(local, server, i * 2 + (mode === 'delta' ? 0 : 1));
+    for (const mode of i === 0 ? modes : [...modes].reverse()) {
+      await baseState(local, server, n++);
       const r = await ship(local, server, `${mode}-${i}`, mode);
-      if ((await count(server)) !== rows + increment) throw new Error(`${mode}: the server has ${await count(server)} rows, expected ${rows + increment}`);
-      if (mode === 'delta') (out.delta = Math.min(out.delta, r.ms)), (out.sentDelta = r.rows);
-      else (out.full = Math.min(out.full, r.ms)), (out.sentFull = r.rows);
+      const have = await count(server);
+      const expected = mode === 'merge' ? rows + increment - Math.floor(increment / 2) : rows + increment;
+      if (have !== expected) throw new Error(`${mode}: the server has ${have} rows, expected ${expected}`);
+      out[mode] = { ms: Math.min(out[mode].ms, r.ms), rows: r.rows };
     }
   }
   return out;
@@ -122,15 +133,16 @@ async function trino(local: WarehouseClient) {
 
 const cpu0 = process.cpuUsage();
 try {
-  console.log(`local DuckDB: ${rows.toLocaleString()} rows of the previous syncs + ${increment.toLocaleString()} new rows (1%) of the incremental sync`);
+  console.log(`local DuckDB: ${rows.toLocaleString()} rows of the previous syncs + ${increment.toLocaleString()} rows (1%) of the incremental sync, half of them updates of existing ids`);
   const local = await localWarehouse();
   try {
     const runs: Record<string, (l: WarehouseClient) => ReturnType<typeof postgres>> = { postgres, trino };
     for (const b of backends) {
       const r = await runs[b]!(local);
-      console.log(
-        `${b}: incremental hand-over ${(r.delta / 1000).toFixed(2)} s (${r.sentDelta.toLocaleString()} rows sent, appended) vs whole-table copy ${(r.full / 1000).toFixed(2)} s (${r.sentFull.toLocaleString()} rows, swapped): ${(r.full / r.delta).toFixed(1)}x faster, ${((r.delta / r.full) * 100).toFixed(1)}% of the copy`,
-      );
+      const pct = (x: number) => `${((x / r.full.ms) * 100).toFixed(1)}% of the copy, ${(r.full.ms / x).toFixed(1)}x faster`;
+      console.log(`${b}: whole-table copy ${(r.full.ms / 1000).toFixed(2)} s (${r.full.rows.toLocaleString()} rows sent, swapped)`);
+      console.log(`${b}:   incremental append ${(r.append.ms / 1000).toFixed(2)} s (${r.append.rows.toLocaleString()} rows sent): ${pct(r.append.ms)}`);
+      console.log(`${b}:   incremental merge on id ${(r.merge.ms / 1000).toFixed(2)} s (${r.merge.rows.toLocaleString()} rows sent): ${pct(r.merge.ms)}`);
     }
   } finally {
     await local.close();
