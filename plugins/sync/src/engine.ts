@@ -300,7 +300,7 @@ export class SyncEngineImpl implements SyncEngine, SyncRemote {
           schema: session.schema,
           source: record.source,
           syncId: record.id,
-          tables: tables.map((t) => ({ name: t.name, change: fullRefresh ? { kind: 'rebuilt' } : t.change })),
+          tables: tables.map((t) => ({ name: t.name, change: fullRefresh || !t.change ? { kind: 'rebuilt' } : t.change })),
           rejects,
           cursor: store.state(record.source),
           tmpDir: path.join(config.projectDir, '.basin', 'tmp', `ship-${record.id}`),

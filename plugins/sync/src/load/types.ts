@@ -56,8 +56,11 @@ export interface LoadedTable {
   rejected: number;
   rejectsTable: string | null;
   widened: WidenedColumn[];
-  /** what the commit did to the table, so a server warehouse can repeat just that (load/server-warehouse.ts) */
-  change: TableChange;
+  /**
+   * what the commit did to the table, so a server warehouse can repeat just that
+   * (load/server-warehouse.ts); absent: treated as rebuilt (the whole table goes)
+   */
+  change?: TableChange;
 }
 
 /**
