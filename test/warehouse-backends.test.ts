@@ -16,6 +16,7 @@ import { supersetVenv, supersetVenvFor, WAREHOUSE_URI_PY } from '@basin/plugin-b
 import { marimoVenvFor } from '@basin/plugin-notebooks';
 import { companionWarehouseEnv } from '@basin/core';
 import pg from 'pg';
+import { sourcesYaml } from '@basin/plugin-transform';
 import { tempDir } from '@basin/test';
 import { clientFor, warehousesUnderTest, type RunningWarehouse } from './support/warehouse-backends.js';
 
@@ -116,6 +117,32 @@ for (const backend of warehousesUnderTest) {
       assert.deepEqual(await client.cursorState('crm'), { updated_at: '2026-01-03' });
       assert.equal((await client.committedSyncs(['s4'])).size, 0);
       assert.equal(await client.dropStaleStaging(), 1);
+    });
+
+    test('a swap failing midway undoes the forget deletes and the merge of the resources before it', async () => {
+      const upd = csv(dir, 'p4b.csv', 'id,name,email,country', [`2,Changed,person2@example.com,ES`, person(201)]);
+      await client.loadStaged({ schema: RAW, staging: '_basin_staging__people__s4b', file: { path: upd, format: 'csv' }, columns: PEOPLE });
+      await client.loadStaged({ schema: RAW, staging: '_basin_staging__people__s4c', file: { path: upd, format: 'csv' }, columns: PEOPLE });
+      const before = Number(await scalar(client, `SELECT count(*) FROM ${q('people')} WHERE country = 'FR'`));
+      await assert.rejects(
+        client.swap({
+          source: 'crm',
+          syncId: 's4b',
+          resources: [
+            // what an incremental sync sends: delete the rows of a forgotten file (here: country FR), merge the rest by key
+            { schema: RAW, table: 'people', staging: '_basin_staging__people__s4b', disposition: 'merge', primaryKey: ['id'], forget: { column: 'country', values: ['FR'] } },
+            // then a resource that fails once the first one changed the table (a key column that does not exist)
+            { schema: RAW, table: 'people', staging: '_basin_staging__people__s4c', disposition: 'merge', primaryKey: ['no_such_key'] },
+          ],
+          cursor: { updated_at: '2026-09-10' },
+        }),
+      );
+      assert.equal(Number(await scalar(client, `SELECT count(*) FROM ${q('people')}`)), 103);
+      assert.equal(Number(await scalar(client, `SELECT count(*) FROM ${q('people')} WHERE country = 'FR'`)), before);
+      assert.equal(await scalar(client, `SELECT name FROM ${q('people')} WHERE id = 2`), 'Person 2');
+      assert.deepEqual(await client.cursorState('crm'), { updated_at: '2026-01-03' });
+      assert.equal((await client.committedSyncs(['s4b'])).size, 0);
+      assert.equal(await client.dropStaleStaging(), 2);
     });
 
     test('kill mid-load: a process killed after staging leaves the table, marker and cursor as they were', async () => {
@@ -294,8 +321,11 @@ for (const backend of warehousesUnderTest) {
       fs.mkdirSync(path.join(tx, 'models', 'marts'), { recursive: true });
       fs.writeFileSync(path.join(tx, 'dbt_project.yml'), stringify({ name: 'wh', version: '1.0.0', profile: 'basin', 'config-version': 2, models: { wh: { staging: { '+materialized': 'view' }, marts: { '+materialized': 'table' } } } }));
       fs.writeFileSync(path.join(tx, 'profiles.yml'), stringify({ basin: { target: 'dev', outputs: { dev: target.profile } } }));
-      fs.writeFileSync(path.join(tx, 'models', 'staging', 'sources.yml'), stringify({ version: 2, sources: [{ name: 'crm', schema: prefix + RAW, tables: [{ name: 'people' }] }] }));
-      fs.writeFileSync(path.join(tx, 'models', 'staging', 'stg_crm__people.sql'), "select id, lower(email) as email, country from {{ source('crm', 'people') }}\n");
+      // the sources file Basin generates for source `people` (raw schema raw_people): it names the raw
+      // schema through the target's BASIN_SCHEMA_PREFIX, so it finds the prefixed schema on the engine
+      assert.equal(target.env.BASIN_SCHEMA_PREFIX ?? '', prefix);
+      fs.writeFileSync(path.join(tx, 'models', 'staging', 'sources.yml'), sourcesYaml('people', ['people']));
+      fs.writeFileSync(path.join(tx, 'models', 'staging', 'stg_crm__people.sql'), "select id, lower(email) as email, country from {{ source('people', 'people') }}\n");
       fs.writeFileSync(path.join(tx, 'models', 'marts', 'people_by_country.sql'), "select country, count(*) as people from {{ ref('stg_crm__people') }} group by country\n");
       assert.doesNotMatch(fs.readFileSync(path.join(tx, 'profiles.yml'), 'utf8'), /writer-secret/, 'secrets stay in the environment');
       const r = await client.exclusive(async () =>

@@ -43,7 +43,8 @@ export const postgresUnderTest: WarehouseUnderTest = {
     // a writing role that may create the read-only one, owning its database: what an operator gives Basin
     server.psql(`CREATE ROLE basin LOGIN PASSWORD 'writer-secret' CREATEROLE; CREATE DATABASE basin OWNER basin;`);
     return {
-      section: { type: 'postgres', host: server.host, port: server.port, database: 'basin', user: 'basin', read_user: 'basin_reader' },
+      // a schema prefix, as Trino's entry has one: every name Basin and dbt use must carry it
+      section: { type: 'postgres', host: server.host, port: server.port, database: 'basin', user: 'basin', read_user: 'basin_reader', schema_prefix: 'wh_' },
       env: { BASIN_WAREHOUSE_PASSWORD: 'writer-secret', BASIN_WAREHOUSE_READ_PASSWORD: 'reader-secret' },
       dbtVenv: venvOf(postgresDbtVenv.locate(undefined).dir, (d) => postgresDbtVenv.ready(d), postgresDbtVenv.spec.setupCommand),
       stop: () => server.stop(),

@@ -12,6 +12,7 @@ import {
   type QueryResult,
   type SampleBound,
   type StagedFile,
+  type UnloadFilter,
   type StageRequest,
   type SwappedTable,
   type SwapRequest,
@@ -159,6 +160,7 @@ export class DuckDBWarehouseClient implements WarehouseClient {
               const have = new Set((await describe(c, target)).map((x) => x.name));
               // DuckDB wants ALTERs before other changes to the table in a transaction
               for (const col of await describe(c, stg)) if (!have.has(col.name)) await c.run(`ALTER TABLE ${target} ADD COLUMN ${ident(col.name)} ${col.type}`);
+              if (r.forget?.values.length) await c.run(`DELETE FROM ${target} WHERE ${ident(r.forget.column)} IN (${r.forget.values.map(literal).join(', ')})`);
               const pk = r.disposition === 'merge' ? (r.primaryKey ?? []) : [];
               if (pk.length) await c.run(`DELETE FROM ${target} AS t USING ${stg} AS s WHERE ${pk.map((k) => `t.${ident(k)} = s.${ident(k)}`).join(' AND ')}`);
               await c.run(`INSERT INTO ${target} BY NAME SELECT * FROM ${stg}`);
@@ -268,7 +270,7 @@ export class DuckDBWarehouseClient implements WarehouseClient {
     });
   }
 
-  unload(schema: string, table: string, file: StagedFile): Promise<{ rows: number }> {
+  unload(schema: string, table: string, file: StagedFile, filter?: UnloadFilter): Promise<{ rows: number }> {
     fs.mkdirSync(path.dirname(file.path), { recursive: true });
     const fmt = file.format === 'parquet' ? 'FORMAT parquet' : `FORMAT csv, HEADER ${file.header === false ? 'false' : 'true'}, DELIMITER ${literal(file.delimiter ?? ',')}`;
     return this.engine.read(async (c) => {
@@ -287,8 +289,9 @@ export class DuckDBWarehouseClient implements WarehouseClient {
           })
           .join(', ');
       }
-      await c.run(`COPY (SELECT ${select} FROM ${t}) TO ${literal(file.path)} (${fmt})`);
-      return { rows: await count(c, t) };
+      const where = filter ? ` WHERE ${ident(filter.column)} = ${literal(filter.equals)}` : '';
+      const r = await c.runAndReadAll(`COPY (SELECT ${select} FROM ${t}${where}) TO ${literal(file.path)} (${fmt})`);
+      return { rows: Number(r.getRows()[0]?.[0] ?? 0) };
     });
   }
 

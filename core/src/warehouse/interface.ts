@@ -98,6 +98,17 @@ export interface ResourceSwap {
   disposition: WriteDisposition;
   /** merge key (merge disposition); rows of the table with a key present in staging are replaced */
   primaryKey?: string[];
+  /**
+   * append and merge: rows of the table whose `column` holds one of `values` are deleted first, in
+   * the same transaction (the rows of source files a sync forgot or reloaded: `_basin_source_file`)
+   */
+  forget?: { column: string; values: string[] };
+}
+
+/** `unload` writes only the rows whose `column` equals `equals` (one sync's rows: `_basin_sync_id`) */
+export interface UnloadFilter {
+  column: string;
+  equals: string;
 }
 
 export interface SwapRequest {
@@ -147,7 +158,10 @@ export interface DbtTarget {
   requirements: readonly string[];
   /** the `outputs.<target>` block of profiles.yml (secrets as `{{ env_var('...') }}`, never inline) */
   profile: Record<string, unknown>;
-  /** environment variables dbt needs at run time (the values of the env vars the profile names) */
+  /**
+   * environment variables dbt needs at run time (the values of the env vars the profile names), and
+   * WAREHOUSE_SCHEMA_PREFIX_ENV with the backend's `schema_prefix` (generated sources files read it)
+   */
   env: Record<string, string>;
   /** the backend's own venv with the adapter (absent for DuckDB: the transform plugin's venv) */
   venv?: ManagedVenv;
@@ -214,8 +228,12 @@ export interface WarehouseClient {
   listTables(schema?: string): Promise<TableInfo[]>;
   /** the table's columns, or null when it does not exist */
   describeTable(schema: string, table: string): Promise<ColumnInfo[] | null>;
-  /** writes a table to a local file in one of `capabilities.unloadFormats` (migrations, exports) */
-  unload(schema: string, table: string, file: StagedFile): Promise<{ rows: number }>;
+  /**
+   * writes a table (or, with `filter`, the rows matching it) to a local file in one of
+   * `capabilities.unloadFormats` (migrations, exports, a sync's new rows for a server warehouse);
+   * returns the rows written
+   */
+  unload(schema: string, table: string, file: StagedFile, filter?: UnloadFilter): Promise<{ rows: number }>;
   /** dbt's target for this warehouse */
   dbtTarget(): DbtTarget;
   /**
@@ -235,5 +253,11 @@ export interface WarehouseClient {
 
 /** Basin's bookkeeping schema inside every warehouse: commit markers and cursor state */
 export const WAREHOUSE_META_SCHEMA = '_basin_meta';
+/**
+ * The variable a server backend's dbt target sets to its `schema_prefix`: generated dbt sources files
+ * name `{{ env_var('BASIN_SCHEMA_PREFIX', '') }}raw_<source>`, the raw schema's name on the engine
+ * (dbt's own models get the prefix from the profile's `schema`).
+ */
+export const WAREHOUSE_SCHEMA_PREFIX_ENV = 'BASIN_SCHEMA_PREFIX';
 /** staging tables are named `_basin_staging__<resource>__<sync>` */
 export const WAREHOUSE_STAGING_PREFIX = '_basin_staging__';

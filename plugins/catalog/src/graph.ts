@@ -66,7 +66,7 @@ export function layerOf(name: string, path: string | null, kind: CatalogNode['ki
  * dbt sources) and dbt models, joined by dbt's `depends_on`. Without a manifest, tables outside raw
  * schemas are listed as models without SQL so the catalog is still useful before dbt first runs.
  */
-export function buildGraph(artifacts: DbtArtifacts, tables: WarehouseTable[]): CatalogGraph {
+export function buildGraph(artifacts: DbtArtifacts, tables: WarehouseTable[], basinSchema: (engineSchema: string) => string = (x) => x): CatalogGraph {
   const nodes = new Map<string, CatalogNode>();
   const tableAt = new Map(tables.map((t) => [`${t.schema}\u0000${t.name}`, t]));
   const m = artifacts.manifest;
@@ -95,7 +95,8 @@ export function buildGraph(artifacts: DbtArtifacts, tables: WarehouseTable[]): C
   // dbt sources map onto the same raw nodes
   const sourceAlias = new Map<string, string>();
   for (const s of Object.values(m?.sources ?? {})) {
-    const schema = s.schema ?? s.source_name ?? '';
+    // dbt names the engine's schema (a server's schema_prefix included); the catalog uses Basin's
+    const schema = s.schema ? basinSchema(s.schema) : (s.source_name ?? '');
     const table = s.identifier ?? s.name;
     const id = rawId(schema, table);
     sourceAlias.set(s.unique_id, id);
@@ -112,10 +113,11 @@ export function buildGraph(artifacts: DbtArtifacts, tables: WarehouseTable[]): C
   for (const n of Object.values(m?.nodes ?? {})) {
     if (!dbtKinds.has(n.resource_type)) continue;
     const relation = n.alias || n.identifier || n.name;
-    const wt = n.schema ? tableAt.get(`${n.schema}\u0000${relation}`) : undefined;
+    const nodeSchema = n.schema ? basinSchema(n.schema) : null;
+    const wt = nodeSchema ? tableAt.get(`${nodeSchema}\u0000${relation}`) : undefined;
     const kind = n.resource_type as CatalogNode['kind'];
     nodes.set(n.unique_id, {
-      id: n.unique_id, name: n.name, kind, layer: layerOf(n.name, n.original_file_path ?? n.path ?? null, kind), source: null, schema: n.schema ?? null, relation,
+      id: n.unique_id, name: n.name, kind, layer: layerOf(n.name, n.original_file_path ?? n.path ?? null, kind), source: null, schema: nodeSchema, relation,
       description: n.description ?? '', tags: n.tags ?? [], materialized: n.config?.materialized ?? null, path: n.original_file_path ?? n.path ?? null,
       raw_sql: n.raw_code ?? n.raw_sql ?? null, compiled_sql: n.compiled_code ?? n.compiled_sql ?? null, columns: columnsFor(n.unique_id, n.columns, wt), tests: [],
       depends_on: [], estimated_rows: wt?.estimated_rows ?? null, in_warehouse: !!wt,

@@ -53,7 +53,10 @@ export class Catalog {
   ) {}
 
   async graph(): Promise<CatalogGraph> {
-    return buildGraph(this.artifacts.load(), await listWarehouseTables(this.client));
+    // a server warehouse's schema_prefix: dbt's manifest names `<prefix>main`, the catalog `main`
+    const prefix = this.client.readOnlyConnection()?.schemaName('') ?? '';
+    const basinSchema = (s: string) => (prefix && s.startsWith(prefix) ? s.slice(prefix.length) : s);
+    return buildGraph(this.artifacts.load(), await listWarehouseTables(this.client), basinSchema);
   }
 
   async models() {

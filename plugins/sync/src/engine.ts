@@ -319,8 +319,17 @@ export class SyncEngineImpl implements SyncEngine, SyncRemote {
       for (const t of tables) store.observeTable(record.source, t, at);
       if (this.d.serverWarehouse) {
         const { local, server } = this.d.serverWarehouse;
-        const names = tables.flatMap((t) => [t.name, ...(t.rejectsTable ? [t.rejectsTable.split('.').pop()!] : [])]);
-        await shipToServerWarehouse(local, server, { schema: session.schema, source: record.source, syncId: record.id, tables: names, cursor: store.state(record.source), tmpDir: path.join(config.projectDir, '.basin', 'tmp', `ship-${record.id}`) });
+        const rejects = tables.flatMap((t) => (t.rejectsTable ? [t.rejectsTable.split('.').pop()!] : []));
+        await shipToServerWarehouse(local, server, {
+          schema: session.schema,
+          source: record.source,
+          syncId: record.id,
+          tables: tables.map((t) => ({ name: t.name, change: fullRefresh || !t.change ? { kind: 'rebuilt' } : t.change })),
+          rejects,
+          cursor: store.state(record.source),
+          tmpDir: path.join(config.projectDir, '.basin', 'tmp', `ship-${record.id}`),
+          log: (m) => log.info(m),
+        });
       }
       await session.discard();
       session = null;

@@ -25,7 +25,7 @@ export * from './contract.js';
 export { txInternal } from './internal-services.js';
 export { DbtRunner } from './runner.js';
 export { AutoRunCoalescer, type SetTimer } from './auto-run.js';
-export { generateStaging, stagingModelName, type StagingReport } from './staging.js';
+export { generateStaging, sourcesYaml, stagingModelName, type StagingReport } from './staging.js';
 export { TX_REQUIREMENTS, ensureVenv, locateVenv, dbtExecutable, pythonExecutable, venvReady } from './venv.js';
 
 /** Transformations with dbt: runs, staging generation, auto-run after syncs, docs (issue 6). */

@@ -50,7 +50,7 @@ test('a sync generates staging, the coalesced auto run builds the marts and the 
   const stg = path.join(dir, 'tx/models/staging/shop/stg_shop__orders.sql');
   assert.match(fs.readFileSync(stg, 'utf8'), /^-- basin:generated checksum=[0-9a-f]{16}\n/);
   assert.match(fs.readFileSync(stg, 'utf8'), /source\('shop', 'orders'\)/);
-  assert.match(fs.readFileSync(path.join(dir, 'tx/models/staging/shop/_shop__sources.yml'), 'utf8'), /schema: raw_shop/);
+  assert.match(fs.readFileSync(path.join(dir, 'tx/models/staging/shop/_shop__sources.yml'), 'utf8'), /schema: "\{\{ env_var\('BASIN_SCHEMA_PREFIX', ''\) \}\}raw_shop"/);
 
   // one timer for the coalescing window; nothing ran yet
   assert.equal(timer.scheduled.length, 1);

@@ -9,6 +9,7 @@ import Cursor from 'pg-cursor';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import {
   WAREHOUSE_META_SCHEMA as META,
+  WAREHOUSE_SCHEMA_PREFIX_ENV,
   WAREHOUSE_STAGING_PREFIX,
   type ColumnInfo,
   type DbtTarget,
@@ -20,6 +21,7 @@ import {
   type SwappedTable,
   type SwapRequest,
   type TableInfo,
+  type UnloadFilter,
   type WarehouseCapabilities,
   type WarehouseClient,
   type WarehouseHealth,
@@ -207,6 +209,10 @@ export class PostgresWarehouseClient implements WarehouseClient {
             const have = new Set((await this.columnsOn(c, r.schema, r.table))!.map((x) => x.name));
             const staged = (await this.columnsOn(c, r.schema, r.staging)) ?? [];
             for (const col of staged) if (!have.has(col.name)) await c.query(`ALTER TABLE ${target} ADD COLUMN ${pgIdent(col.name)} ${postgresType(col.type)}`);
+            if (r.forget?.values.length) await c.query(`DELETE FROM ${target} WHERE ${pgIdent(r.forget.column)} = ANY($1::text[])`, [r.forget.values]);
+            // merge as DELETE USING + INSERT in this transaction: the same rows as DuckDB's commit (a key
+            // staged twice keeps both rows there too), where MERGE / ON CONFLICT would refuse the batch;
+            // only the staged rows are written, the table's other rows stay where they are
             const pk = r.disposition === 'merge' ? (r.primaryKey ?? []) : [];
             if (pk.length) await c.query(`DELETE FROM ${target} AS t USING ${stg} AS s WHERE ${pk.map((k) => `t.${pgIdent(k)} = s.${pgIdent(k)}`).join(' AND ')}`);
             const cols = staged.map((x) => pgIdent(x.name)).join(', ');
@@ -345,11 +351,12 @@ export class PostgresWarehouseClient implements WarehouseClient {
     return this.write((c) => this.columnsOn(c, schema, table));
   }
 
-  async unload(schema: string, table: string, file: StagedFile): Promise<{ rows: number }> {
+  async unload(schema: string, table: string, file: StagedFile, filter?: UnloadFilter): Promise<{ rows: number }> {
     if (file.format !== 'csv') throw new Error(`PostgreSQL unloads CSV files; got ${file.format}.`);
     fs.mkdirSync(path.dirname(file.path), { recursive: true });
+    const from = filter ? `(SELECT * FROM ${this.q(schema, table)} WHERE ${pgIdent(filter.column)} = ${pgLiteral(filter.equals)})` : this.q(schema, table);
     return this.write(async (c) => {
-      const copy = c.query(copyTo(`COPY ${this.q(schema, table)} TO STDOUT WITH (FORMAT csv, HEADER ${file.header === false ? 'false' : 'true'}, DELIMITER ${pgLiteral(file.delimiter ?? ',')})`));
+      const copy = c.query(copyTo(`COPY ${from} TO STDOUT WITH (FORMAT csv, HEADER ${file.header === false ? 'false' : 'true'}, DELIMITER ${pgLiteral(file.delimiter ?? ',')})`));
       await pipeline(copy, fs.createWriteStream(file.path));
       return { rows: Number(copy.rowCount ?? 0) };
     });
@@ -372,7 +379,8 @@ export class PostgresWarehouseClient implements WarehouseClient {
         threads: 1,
         ...(s.ssl ? { sslmode: 'require' } : {}),
       },
-      env: password === undefined ? {} : { [s.password_env]: password },
+      // generated sources files name `<schema_prefix>raw_<source>` through this variable
+      env: { ...(password === undefined ? {} : { [s.password_env]: password }), [WAREHOUSE_SCHEMA_PREFIX_ENV]: s.schema_prefix },
       venv: postgresDbtVenv,
     };
   }

@@ -1,8 +1,9 @@
 // Trino + Iceberg as a warehouse (issue 22). Loads: DuckDB writes the staged file as Parquet into the
 // lake folder Trino reads as `local:///`; a Hive table of the staging catalog is declared over it
 // (readers never see that catalog); the swap is ONE Trino statement per resource that reads it
-// (CREATE OR REPLACE TABLE ... AS SELECT for replace, INSERT ... SELECT for append, MERGE for merge),
-// i.e. one Iceberg commit per resource. Iceberg has no multi-table transactions, so a swap of several
+// (CREATE OR REPLACE TABLE ... AS SELECT for replace, INSERT ... SELECT for append, MERGE INTO for
+// merge: only the staged rows are written, the table's other data files stay), i.e. one Iceberg
+// commit per resource (one more when rows of forgotten files are deleted first). Iceberg has no multi-table transactions, so a swap of several
 // resources is made all-or-nothing by a write-ahead intent: before the first table changes, the
 // current snapshot of every target is recorded in _basin_meta.swap_intents; the commit marker with
 // the cursor state is one INSERT after every resource swapped (the commit point); a swap that fails,
@@ -15,6 +16,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import {
   duckdbFileScan,
   WAREHOUSE_META_SCHEMA as META,
+  WAREHOUSE_SCHEMA_PREFIX_ENV,
   WAREHOUSE_STAGING_PREFIX,
   type ColumnInfo,
   type DbtTarget,
@@ -26,6 +28,7 @@ import {
   type SwappedTable,
   type SwapRequest,
   type TableInfo,
+  type UnloadFilter,
   type WarehouseCapabilities,
   type WarehouseClient,
   type WarehouseHealth,
@@ -291,6 +294,8 @@ export class TrinoWarehouseClient implements WarehouseClient {
     }
     const names = (await this.describeTable(res.schema, res.table))!.map((c) => c.name);
     const present = names.filter((n) => columns.some((c) => c.name === n));
+    // rows of forgotten files go first (one more Iceberg commit; the intent's snapshot covers it)
+    if (res.forget?.values.length) await this.w().run(`DELETE FROM ${target} WHERE ${ident(res.forget.column)} IN (${res.forget.values.map(literal).join(', ')})`);
     if (res.disposition === 'append') {
       await this.w().run(`INSERT INTO ${target} (${present.map(ident).join(', ')}) SELECT ${select(present)} FROM ${staging}`);
       return false;
@@ -391,7 +396,7 @@ export class TrinoWarehouseClient implements WarehouseClient {
   }
 
   /** Trino writes the table as Parquet through a Hive table in the lake; DuckDB makes the one file asked for. */
-  async unload(schema: string, table: string, file: StagedFile): Promise<{ rows: number }> {
+  async unload(schema: string, table: string, file: StagedFile, filter?: UnloadFilter): Promise<{ rows: number }> {
     const name = `${WAREHOUSE_STAGING_PREFIX}unload__${crypto.randomBytes(4).toString('hex')}`;
     const dir = this.stageDir(schema, name);
     await this.w().run(`CREATE SCHEMA IF NOT EXISTS ${ident(this.settings.staging_catalog)}.${ident(this.schemaName(schema))}`);
@@ -399,7 +404,7 @@ export class TrinoWarehouseClient implements WarehouseClient {
     const select = cols.map((c) => (/with time zone/.test(c.type) ? `CAST(${ident(c.name)} AT TIME ZONE 'UTC' AS timestamp(6)) AS ${ident(c.name)}` : ident(c.name))).join(', ');
     try {
       await this.w().run(
-        `CREATE TABLE ${this.stagingTable(schema, name)} WITH (external_location = ${literal(`local:///${STAGE_FOLDER}/${this.schemaName(schema)}/${name}`)}, format = 'PARQUET') AS SELECT ${select} FROM ${this.table(schema, table)}`,
+        `CREATE TABLE ${this.stagingTable(schema, name)} WITH (external_location = ${literal(`local:///${STAGE_FOLDER}/${this.schemaName(schema)}/${name}`)}, format = 'PARQUET') AS SELECT ${select} FROM ${this.table(schema, table)}${filter ? ` WHERE ${ident(filter.column)} = ${literal(filter.equals)}` : ''}`,
       );
       const db = await DuckDBInstance.create(':memory:');
       const c = await db.connect();
@@ -432,7 +437,8 @@ export class TrinoWarehouseClient implements WarehouseClient {
       http_scheme: https ? 'https' : 'http',
       threads: 2,
     };
-    const env: Record<string, string> = {};
+    // generated sources files name `<schema_prefix>raw_<source>` through this variable
+    const env: Record<string, string> = { [WAREHOUSE_SCHEMA_PREFIX_ENV]: this.settings.schema_prefix };
     if (https) {
       profile.password = `{{ env_var('${this.settings.password_env}') }}`;
       env[this.settings.password_env] = this.secret(this.settings.password_env);

@@ -49,6 +49,7 @@ async function swapOne(c: Conn, schema: string, syncId: string, r: ResourceLoad,
     }
   };
   const changes = changeRows(r, stg);
+  let change: LoadedTable['change'] = { kind: 'rebuilt' };
   if (replace || !exists) {
     if (r.created) {
       guard(r.rows);
@@ -63,13 +64,17 @@ async function swapOne(c: Conn, schema: string, syncId: string, r: ResourceLoad,
     }
   } else {
     const have = previousTypes;
+    let retyped = false;
     if (r.created) {
       // schema evolution first: DuckDB wants ALTERs before other changes to the table in a transaction
       for (const [col, type] of r.columns) {
         if (col === r.spec?.deleteFlag) continue;
         const was = have.get(col);
         if (was === undefined) await c.run(`ALTER TABLE ${target} ADD COLUMN ${ident(col)} ${type}`);
-        else if (widen(was, type) !== was) await c.run(`ALTER TABLE ${target} ALTER COLUMN ${ident(col)} TYPE ${widen(was, type)}`);
+        else if (widen(was, type) !== was) {
+          await c.run(`ALTER TABLE ${target} ALTER COLUMN ${ident(col)} TYPE ${widen(was, type)}`);
+          retyped = true;
+        }
       }
     }
     if (r.forget.size && have.has('_basin_source_file')) {
@@ -84,6 +89,13 @@ async function swapOne(c: Conn, schema: string, syncId: string, r: ResourceLoad,
       await c.run(`INSERT INTO ${target} BY NAME ${changes ?? `SELECT * FROM ${stg}`}`);
       await c.run(`DROP TABLE ${stg}`);
     }
+    // a delete flag removes keys the table keeps no row of: a server cannot tell them from this sync's rows
+    const deletes = !!(r.spec?.deleteFlag && r.columns.has(r.spec.deleteFlag));
+    if (!retyped && !deletes) {
+      const pk = r.spec?.writeDisposition === 'merge' ? (r.spec.primaryKey ?? []).filter((k) => have.has(k) && r.columns.has(k)) : [];
+      const forgotFiles = r.forget.size && have.has('_basin_source_file') ? [...r.forget] : [];
+      change = { kind: pk.length ? 'merged' : 'appended', primaryKey: pk, forgotFiles };
+    }
     const after = Number((await c.runAndReadAll(`SELECT count(*) FROM ${target}`)).getRows()[0]![0]);
     guard(after);
   }
@@ -93,7 +105,7 @@ async function swapOne(c: Conn, schema: string, syncId: string, r: ResourceLoad,
   const described = present ? ((await c.runAndReadAll(`DESCRIBE ${target}`)).getRowObjectsJson() as Array<{ column_name: string; column_type: string; null: string }>) : [];
   const columns = described.map((x) => ({ name: x.column_name, type: x.column_type, nullable: x.null === 'YES' }));
   const widened = r.created ? await widenedColumns(c, target, syncId, r, previousTypes, columns) : [];
-  return { name: r.name, schema, rows, loaded: r.rows, columns, rejected: r.rejected, rejectsTable: rejects, widened };
+  return { name: r.name, schema, rows, loaded: r.rows, columns, rejected: r.rejected, rejectsTable: rejects, widened, change };
 }
 
 /**

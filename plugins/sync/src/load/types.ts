@@ -56,7 +56,19 @@ export interface LoadedTable {
   rejected: number;
   rejectsTable: string | null;
   widened: WidenedColumn[];
+  /**
+   * what the commit did to the table, so a server warehouse can repeat just that
+   * (load/server-warehouse.ts); absent: treated as rebuilt (the whole table goes)
+   */
+  change?: TableChange;
 }
+
+/**
+ * `rebuilt`: the table was replaced or retyped, or lost rows by key (change-stream deletes): a server
+ * warehouse gets it whole. `appended` / `merged`: the rows of this sync (`_basin_sync_id`) were added
+ * (merged: after deleting the rows with their keys), after deleting the rows of `forgotFiles`.
+ */
+export type TableChange = { kind: 'rebuilt' } | { kind: 'appended' | 'merged'; primaryKey: string[]; forgotFiles: string[] };
 
 export interface LoadHooks {
   warn(msg: string): void;

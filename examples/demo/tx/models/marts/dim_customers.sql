@@ -7,4 +7,4 @@ select
     coalesce(sum(f.amount), 0) as lifetime_value
 from {{ ref('stg_customers__customers') }} c
 left join {{ ref('fct_orders') }} f on f.customer_id = c.customer_id
-group by all
+group by 1, 2, 3

@@ -11,4 +11,4 @@ select
 from {{ ref('stg_orders__orders') }} o
 left join {{ ref('stg_customers__customers') }} c on c.customer_id = o.customer_id
 left join {{ ref('int_order_lines') }} l on l.order_id = o.order_id
-group by all
+group by 1, 2, 3, 4, 5, 6, 7

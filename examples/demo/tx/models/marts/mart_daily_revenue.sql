@@ -6,4 +6,4 @@ select
     sum(amount) as revenue
 from {{ ref('fct_orders') }}
 where status not in ('cancelled', 'refunded')
-group by all
+group by 1, 2
