@@ -145,6 +145,37 @@ for (const backend of warehousesUnderTest) {
       assert.equal(await client.dropStaleStaging(), 2);
     });
 
+    test('replace swap on PostgreSQL keeps the views that read the table (dbt staging views), and drops only those that no longer fit', { skip: backend.type !== 'postgres' && 'PostgreSQL binds views to the table (DuckDB and Trino resolve them by name)' }, async () => {
+      const s = running.section;
+      const db = new pg.Client({ host: String(s.host), port: Number(s.port), user: String(s.user), database: String(s.database), password: running.env.BASIN_WAREHOUSE_PASSWORD });
+      await db.connect();
+      const load = async (id: string, header: string, rows: string[], columns = PEOPLE) => {
+        const file = csv(dir, `viewed-${id}.csv`, header, rows);
+        await client.loadStaged({ schema: RAW, staging: `_basin_staging__viewed__${id}`, file: { path: file, format: 'csv' }, columns });
+        return client.swap({ source: 'viewed', syncId: id, resources: [{ schema: RAW, table: 'viewed', staging: `_basin_staging__viewed__${id}`, disposition: 'replace' }] });
+      };
+      try {
+        await load('v1', 'id,name,email,country', [person(1), person(2)]);
+        // a view on the table and a view on that view, as dbt's staging and a downstream view are
+        await db.query(`CREATE VIEW ${q('viewed_names')} AS SELECT id, name FROM ${q('viewed')}`);
+        await db.query(`CREATE VIEW ${q('viewed_count')} AS SELECT count(*) AS n FROM ${q('viewed_names')}`);
+        const again = await load('v2', 'id,name,email,country', [person(1), person(2), person(3)]);
+        assert.deepEqual(again, [{ schema: RAW, table: 'viewed', rows: 3 }]);
+        assert.equal(Number((await db.query(`SELECT n FROM ${q('viewed_count')}`)).rows[0].n), 3, 'both views read the new table');
+        // the read-only user still reads the views made again (default privileges of the writer)
+        assert.equal(Number(await scalar(client, `SELECT n FROM ${q('viewed_count')}`)), 3);
+        // the next full refresh lost the column the views read: they go, the swap commits, and says so
+        const narrow = [PEOPLE[0]!, PEOPLE[2]!];
+        const changed = await load('v3', 'id,email', ['1,a@example.com'], narrow);
+        assert.equal(changed[0]!.rows, 1);
+        assert.deepEqual(changed[0]!.viewsDropped, [`${s.schema_prefix}${RAW}.viewed_names`, `${s.schema_prefix}${RAW}.viewed_count`]);
+        assert.equal((await db.query(`SELECT to_regclass($1) AS v`, [`${s.schema_prefix}${RAW}.viewed_names`])).rows[0].v, null);
+        assert.equal(Number(await scalar(client, `SELECT count(*) FROM ${q('viewed')}`)), 1);
+      } finally {
+        await db.end();
+      }
+    });
+
     test('kill mid-load: a process killed after staging leaves the table, marker and cursor as they were', async () => {
       const big = csv(dir, 'p5.csv', 'id,name,email,country', Array.from({ length: 5000 }, (_, i) => person(1000 + i)));
       // DuckDB: one process holds the file; the killed process takes it over meanwhile

@@ -128,6 +128,8 @@ export interface SwappedTable {
   schema: string;
   table: string;
   rows: number;
+  /** views on a replaced table that could not be made again on its new columns (dbt's next run rebuilds them) */
+  viewsDropped?: string[];
 }
 
 export interface QueryOptions {

@@ -28,6 +28,7 @@ import {
 } from '@basin/core';
 import { jsonSafe, pgIdent, pgLiteral, postgresType } from './types.js';
 import { POSTGRES_DBT_REQUIREMENTS, postgresDbtVenv } from './dbt.js';
+import { dependentViews, recreateViews } from './dependent-views.js';
 
 /** the SQLAlchemy driver companions need (binary wheels on PyPI: no compiler, no libpq headers) */
 export const POSTGRES_SQLALCHEMY_DRIVERS = ['psycopg2-binary==2.9.10'] as const;
@@ -201,9 +202,13 @@ export class PostgresWarehouseClient implements WarehouseClient {
           const stg = this.q(r.schema, r.staging);
           const had = (await this.columnsOn(c, r.schema, r.table)) !== null;
           let rows: number | undefined;
+          let viewsDropped: string[] | undefined;
           if (r.disposition === 'replace' || !had) {
-            if (had) await c.query(`DROP TABLE ${target}`);
+            const views = had ? await dependentViews(c, this.schemaName(r.schema), r.table) : [];
+            if (had) await c.query(`DROP TABLE ${target}${views.length ? ' CASCADE' : ''}`);
             await c.query(`ALTER TABLE ${stg} RENAME TO ${pgIdent(r.table)}`);
+            const lost = await recreateViews(c, views);
+            if (lost.length) viewsDropped = lost;
             rows = this.stagedRows.get(`${r.schema}.${r.staging}`);
           } else {
             const have = new Set((await this.columnsOn(c, r.schema, r.table))!.map((x) => x.name));
@@ -221,7 +226,7 @@ export class PostgresWarehouseClient implements WarehouseClient {
           }
           this.stagedRows.delete(`${r.schema}.${r.staging}`);
           rows ??= Number((await c.query(`SELECT count(*) AS n FROM ${target}`)).rows[0].n);
-          out.push({ schema: r.schema, table: r.table, rows });
+          out.push({ schema: r.schema, table: r.table, rows, ...(viewsDropped ? { viewsDropped } : {}) });
         }
         const m = pgIdent(this.schemaName(META));
         await c.query(`INSERT INTO ${m}.sync_commits VALUES ($1, $2, now())`, [req.syncId, req.source]);

@@ -166,8 +166,8 @@ describe('sync workers through the PostgreSQL job queue', { skip: why ?? false }
       '.env': `BASIN_WAREHOUSE_PASSWORD=writer-secret\nBASIN_WAREHOUSE_READ_PASSWORD=reader-secret\n`,
     });
     disableAuth(dir);
-    // no dbt after each sync: its staging views on raw tables make the PostgreSQL backend refuse the
-    // DROP of a full-refresh swap ("other objects depend on it"), which workers' rebuilds hit
+    // no dbt after each sync: these tests are about the queue (dbt on the PostgreSQL backend, and a
+    // full-refresh swap under dbt's views, are tested in test/warehouse-backends.test.ts)
     const yml = path.join(dir, '.basin', 'project.yml');
     fs.writeFileSync(yml, fs.readFileSync(yml, 'utf8').replace(/^platform:\n/m, 'platform:\n  auto_tx: false\n'));
     fs.appendFileSync(

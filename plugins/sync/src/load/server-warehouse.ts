@@ -62,7 +62,8 @@ export async function shipToServerWarehouse(
       } else resources.push({ schema: o.schema, table: t.name, staging, disposition: 'replace' });
       report.push({ table: t.name, mode: delta ? 'delta' : 'full', rows });
     }
-    await server.swap({ source: o.source, syncId: o.syncId, resources, cursor: o.cursor });
+    const swapped = await server.swap({ source: o.source, syncId: o.syncId, resources, cursor: o.cursor });
+    for (const t of swapped) if (t.viewsDropped?.length) o.log?.(`${o.schema}.${t.table} was rebuilt with other columns; views on it that no longer fit were dropped (the next dbt run builds them again): ${t.viewsDropped.join(', ')}`);
   } catch (e) {
     await server.dropStaleStaging().catch(() => undefined);
     throw new Error(`The sync committed locally but the ${server.capabilities.type} warehouse did not take it: ${(e as Error).message}. The next sync sends the tables again.`, { cause: e });
