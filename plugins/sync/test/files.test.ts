@@ -36,6 +36,8 @@ describe('sync engine: file items through the real local_files source', () => {
     ]);
     // local_files names files relative to the project
     assert.deepEqual(await rows(t.app, 'SELECT DISTINCT _basin_source_file AS f FROM raw_files.files ORDER BY 1'), [{ f: 'data/in/a.csv' }, { f: 'data/in/b.csv' }, { f: 'data/in/c.jsonl' }]);
+    // file loads drop DuckDB's insertion order for their statement only: the instance keeps its setting
+    assert.deepEqual(await rows(t.app, "SELECT current_setting('preserve_insertion_order') AS p"), [{ p: true }]);
     // incremental: nothing changed -> nothing loaded
     assert.equal((await t.engine.run('files')).rows, 0);
     // modify one, delete one, add one

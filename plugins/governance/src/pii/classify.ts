@@ -4,7 +4,7 @@ import { businessNumberColumn, CONTEXT_SENSITIVE, isSequential } from './context
 import { isBirthDate } from './dates.js';
 import { entitiesInText } from './free-text.js';
 import { maskValue } from './mask.js';
-import { nameData, personNameScore } from './names.js';
+import { personNameScore } from './names.js';
 import { isNationalId } from './national-ids.js';
 import type { EntityType } from './types.js';
 import { isCreditCard, isEmail, isIban, isIpv4, isIpv6, isPhone } from './validators.js';
@@ -47,7 +47,7 @@ const DETECTORS: Array<[EntityType, Detector]> = [
   ['national_id', (v, hint) => (isNationalId(v, hint) ? 1 : 0)],
   ['ip_address', (v) => (isIpv4(v) || isIpv6(v) ? 1 : 0)],
   ['phone', (v, hint) => (isPhone(v, hint) && !isNationalId(v) ? 1 : 0)],
-  ['person_name', (v, hint) => personNameScore(v, nameData(), hint)],
+  ['person_name', (v, hint) => personNameScore(v, hint)],
   ['address', (v) => addressScore(v)],
 ];
 

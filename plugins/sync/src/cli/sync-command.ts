@@ -10,9 +10,27 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const secs = (ms: number | undefined) => (ms === undefined ? '-' : `${(ms / 1000).toFixed(2)} s`);
 
-function phaseLine(r: SyncRecord, bootMs: number, p: Partial<Record<SyncPhase, number>>): string {
+/** The times of a sync run in this process, from the process's start to the warehouse closed. */
+interface RunTimes {
+  /** process start to the command beginning to boot the project (Node, the CLI, the sync plugin) */
+  startMs: number;
+  /** booting the project: config, every plugin's registration */
+  openMs: number;
+  /** closing the project after the syncs (the warehouse's last checkpoint) */
+  closeMs: number;
+  /** process start to the project closed */
+  totalMs: number;
+}
+
+/**
+ * One line per source saying where its wall time went, in order: start, open, load (reading the
+ * files into staging, opening the warehouse on first use included; the rate is rows over this phase
+ * alone), swap, checks (schema drift, PII), publish (the serving copy, written while the checks run)
+ * and close; the total is the process's time from its start to the close.
+ */
+function phaseLine(r: SyncRecord, t: RunTimes, p: Partial<Record<SyncPhase, number>>): string {
   const rate = p.load ? ` (${Math.round(r.rows / (p.load / 1000)).toLocaleString('en-US')} rows/s)` : '';
-  return `${r.source}: open ${secs(bootMs)}, load ${secs(p.load)}${rate}, swap ${secs(p.swap)}, checks ${secs(p.checks)}, publish ${secs(p.publish)}`;
+  return `${r.source}: ${secs(t.totalMs)} in all: start ${secs(t.startMs)}, open ${secs(t.openMs)}, load ${secs(p.load)}${rate}, swap ${secs(p.swap)}, checks ${secs(p.checks)}, publish ${secs(p.publish)} (beside the checks), close ${secs(t.closeMs)}`;
 }
 
 function summary(r: SyncRecord): string {
@@ -65,6 +83,8 @@ async function syncInProcess(cli: CliContext, projectDir: string, names: string[
   const bootStart = performance.now();
   const app = await cli.boot({ projectDir, logger: false });
   const bootMs = performance.now() - bootStart;
+  const phases = new Map<string, Partial<Record<SyncPhase, number>>>();
+  let records: SyncRecord[] = [];
   try {
     const engine = app.resolve(createServiceRef<SyncEngineImpl>({ id: 'syncEngine' }));
     const all = configuredSources(app.config);
@@ -73,7 +93,7 @@ async function syncInProcess(cli: CliContext, projectDir: string, names: string[
     if (unknown.length) throw new CliExit(EXIT.failure, `basin sync: unknown source(s) ${unknown.join(', ')}; configured: ${all.map((s) => s.name).join(', ') || 'none'}.`);
     if (!wanted.length) {
       out('No enabled sources to sync (add one with "basin source add").');
-      return [];
+      return records;
     }
     const tty = !!(cli.stdout as NodeJS.WriteStream).isTTY;
     // loaded only when a terminal shows bars: every command (and the server) boots this plugin
@@ -86,7 +106,6 @@ async function syncInProcess(cli: CliContext, projectDir: string, names: string[
       : null;
     const bars = new Map<string, cliProgressTypes.SingleBar>();
     const t0 = Date.now();
-    const phases = new Map<string, Partial<Record<SyncPhase, number>>>();
     const ids = wanted.map((name) =>
       engine.start(name, {
         fullRefresh,
@@ -104,16 +123,18 @@ async function syncInProcess(cli: CliContext, projectDir: string, names: string[
         },
       }).id,
     );
-    const records = await Promise.all(ids.map((id) => engine.wait(id)));
+    records = await Promise.all(ids.map((id) => engine.wait(id)));
     multibar?.stop();
     for (const r of records) out(summary(r));
     await engine.idle();
-    // where the time went, phase by phase (the load's rate is rows over the load phase alone)
-    for (const r of records) if (r.status === 'succeeded' || r.status === 'empty') out(phaseLine(r, bootMs, phases.get(r.source) ?? {}));
-    return records;
   } finally {
+    const closeStart = performance.now();
     await app.close();
+    // where the time went, phase by phase, once the warehouse is closed (its last checkpoint counted)
+    const times: RunTimes = { startMs: bootStart, openMs: bootMs, closeMs: performance.now() - closeStart, totalMs: performance.now() };
+    for (const r of records) if (r.status === 'succeeded' || r.status === 'empty') out(phaseLine(r, times, phases.get(r.source) ?? {}));
   }
+  return records;
 }
 
 export function registerSyncCommand(cli: CliContext): void {

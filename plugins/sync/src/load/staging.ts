@@ -230,7 +230,7 @@ export class StagingLoad {
     const fileCol = single ? `, ${literal(f0.sourceFile ?? f0.path)} AS _basin_source_file` : renamed ? `, ${sourceFileExpr(files)} AS _basin_source_file` : '';
     const select = `SELECT *${renamed && !single ? ' EXCLUDE (_basin_file_path)' : ''}, ${this.metaColumns()}${fileCol} FROM ${reader}(${list}${optSql ? `, ${optSql}` : ''})`;
     try {
-      await this.loadSelect(r, select, quarantine ? f0 : null);
+      await this.loadSelect(r, select, quarantine ? f0 : null, true);
     } catch (e) {
       throw this.signal.aborted ? e : describeFileError(e as Error, files, delim);
     }
@@ -256,16 +256,28 @@ export class StagingLoad {
     );
   }
 
-  /** `source`: the SELECT to load, or a step run first on the write connection that gives it (and SQL to run after) */
-  private async loadSelect(r: ResourceLoad, source: string | ((c: Conn) => Promise<{ select: string; cleanup: string }>), quarantined: FileItem | null = null): Promise<void> {
+  /**
+   * `source`: the SELECT to load, or a step run first on the write connection that gives it (and SQL
+   * to run after). `unordered` (file loads): DuckDB may store the rows in any order. Keeping the
+   * files' row order makes a parallel insert under the load memory limit hold finished row groups
+   * back for the ones before them; without it each thread writes its own (DuckDB's advice for loads
+   * bigger than memory). The setting is the instance's: it is put back after the statement.
+   */
+  private async loadSelect(r: ResourceLoad, source: string | ((c: Conn) => Promise<{ select: string; cleanup: string }>), quarantined: FileItem | null = null, unordered = false): Promise<void> {
     const tbl = `${ident(this.schema)}.${ident(r.staging)}`;
     const added = await this.write(async (c) => {
-      if (typeof source === 'string') return this.loadInto(c, r, tbl, source, quarantined);
-      const { select, cleanup } = await source(c);
+      const ordered = unordered ? (await c.runAndReadAll("SELECT current_setting('preserve_insertion_order')")).getRows()[0]![0] !== false : false;
+      if (ordered) await c.run('SET preserve_insertion_order = false');
       try {
-        return await this.loadInto(c, r, tbl, select, quarantined);
+        if (typeof source === 'string') return await this.loadInto(c, r, tbl, source, quarantined);
+        const { select, cleanup } = await source(c);
+        try {
+          return await this.loadInto(c, r, tbl, select, quarantined);
+        } finally {
+          await c.run(cleanup);
+        }
       } finally {
-        await c.run(cleanup);
+        if (ordered) await c.run('SET preserve_insertion_order = true');
       }
     });
     r.rows += added;
