@@ -2,17 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
-import { runCli } from '@basin/core';
-import { makeProject, tempDir } from '@basin/test';
+import { makeProject, runCliCaptured, tempDir } from '@basin/test';
 
-async function cli(args: string[]): Promise<{ code: number; out: string }> {
-  const s = new PassThrough();
-  const chunks: string[] = [];
-  s.on('data', (c) => chunks.push(String(c)));
-  const code = await runCli(args, { stdout: s, stderr: s });
-  return { code, out: chunks.join('') };
-}
+// stdout and stderr together, as a person at the shell reads them
+const cli = async (args: string[]) => {
+  const r = await runCliCaptured(args);
+  return { code: r.code, out: r.all };
+};
 
 test('basin init creates a complete project and refuses to overwrite it', async () => {
   const dir = path.join(tempDir(), 'acme');

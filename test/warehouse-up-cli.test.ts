@@ -5,17 +5,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
-import { runCli } from '@basin/core';
-import { makeProject } from '@basin/test';
+import { makeProject, runCliCaptured } from '@basin/test';
 
-async function cli(args: string[]): Promise<{ code: number; text: string }> {
-  const out = new PassThrough();
-  const chunks: string[] = [];
-  out.on('data', (c) => chunks.push(String(c)));
-  const code = await runCli(args, { stdout: out, stderr: out });
-  return { code, text: chunks.join('') };
-}
 
 function withWarehouse(section: string): string {
   const dir = makeProject({});
@@ -25,15 +16,15 @@ function withWarehouse(section: string): string {
 }
 
 test('warehouse up on the embedded DuckDB warehouse: nothing to start', async () => {
-  const r = await cli(['warehouse', 'up', '--project', makeProject({})]);
+  const r = await runCliCaptured(['warehouse', 'up', '--project', makeProject({})]);
   assert.equal(r.code, 1);
-  assert.match(r.text, /duckdb warehouse has no local server/);
+  assert.match(r.all, /duckdb warehouse has no local server/);
 });
 
 test('warehouse up for Trino starts on this host only', async () => {
-  const r = await cli(['warehouse', 'up', '--project', withWarehouse('  type: trino\n  host: trino.example.com\n')]);
+  const r = await runCliCaptured(['warehouse', 'up', '--project', withWarehouse('  type: trino\n  host: trino.example.com\n')]);
   assert.equal(r.code, 1);
-  assert.match(r.text, /warehouse\.host is trino\.example\.com: basin warehouse up starts a coordinator on this host only/);
+  assert.match(r.all, /warehouse\.host is trino\.example\.com: basin warehouse up starts a coordinator on this host only/);
 });
 
 test('warehouse up for Trino names the password variable that is missing, and starts nothing', async () => {
@@ -41,9 +32,9 @@ test('warehouse up for Trino names the password variable that is missing, and st
   delete process.env.BASIN_TRINO_PASSWORD;
   try {
     const dir = withWarehouse('  type: trino\n  host: 127.0.0.1\n');
-    const r = await cli(['warehouse', 'up', '--project', dir]);
+    const r = await runCliCaptured(['warehouse', 'up', '--project', dir]);
     assert.equal(r.code, 1);
-    assert.match(r.text, /set the environment variable BASIN_TRINO_PASSWORD/);
+    assert.match(r.all, /set the environment variable BASIN_TRINO_PASSWORD/);
     assert.equal(fs.existsSync(path.join(dir, 'data', 'trino')), false);
   } finally {
     if (saved !== undefined) process.env.BASIN_TRINO_PASSWORD = saved;

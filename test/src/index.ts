@@ -36,3 +36,5 @@ export function disableAuth(projectDir: string): void {
 export function rmrf(p: string): void {
   fs.rmSync(p, { recursive: true, force: true });
 }
+export { runCliCaptured, type CapturedCli } from './cli.js';
+export { fakeCompanionVenv } from './fake-venv.js';

@@ -3,37 +3,19 @@
 // project-local .venv-notebooks stands in for the venv (a real Python, the pins recorded in its stamp), so
 // nothing is installed here; scripts/setup.d/85-notebooks-server-drivers.mjs installs the real one.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
-import { runCli } from '@basin/core';
-import { makeProject } from '@basin/test';
+import { fakeCompanionVenv, makeProject, runCliCaptured } from '@basin/test';
 import { NOTEBOOK_REQUIREMENTS, NOTEBOOK_SERVER_REQUIREMENTS } from '../src/index.js';
 
-async function cli(args: string[]): Promise<{ code: number; out: string }> {
-  const stdout = new PassThrough();
-  let out = '';
-  stdout.on('data', (b) => (out += b));
-  const code = await runCli(args, { stdout, stderr: new PassThrough() });
-  return { code, out };
-}
 
 const PG_DRIVER = 'psycopg2-binary==2.9.10';
 
-/** a venv folder whose stamp says these pins are installed (first line: a requirements hash of another pin set) */
-function fakeVenv(dir: string, pins: readonly string[]): void {
-  const venv = path.join(dir, '.venv-notebooks');
-  fs.mkdirSync(path.join(venv, 'bin'), { recursive: true });
-  fs.rmSync(path.join(venv, 'bin', 'python'), { force: true });
-  fs.symlinkSync(execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim(), path.join(venv, 'bin', 'python'));
-  fs.writeFileSync(path.join(venv, 'bin', 'marimo'), '#!/bin/sh\n', { mode: 0o755 });
-  fs.writeFileSync(path.join(venv, '.basin-requirements'), ['0000000000000000', ...pins].join('\n') + '\n');
-}
+const fakeVenv = (dir: string, pins: readonly string[]) => fakeCompanionVenv(path.join(dir, '.venv-notebooks'), 'marimo', pins);
 
 const check = async (dir: string) => {
-  const r = await cli(['doctor', '--json', '--project', dir]);
+  const r = await runCliCaptured(['doctor', '--json', '--project', dir]);
   return JSON.parse(r.out).checks.find((c: { name: string }) => c.name.startsWith('marimo virtualenv'));
 };
 
@@ -55,7 +37,7 @@ test('doctor and notebooks setup name the PostgreSQL driver a server warehouse n
   // with the driver added (what `basin notebooks setup` does), doctor is satisfied and setup has nothing to do
   fakeVenv(dir, [...NOTEBOOK_REQUIREMENTS, ...NOTEBOOK_SERVER_REQUIREMENTS, PG_DRIVER]);
   assert.equal((await check(dir)).status, 'ok');
-  const setup = await cli(['notebooks', 'setup', '--project', dir]);
+  const setup = await runCliCaptured(['notebooks', 'setup', '--project', dir]);
   assert.equal(setup.code, 0, setup.out);
   assert.match(setup.out, new RegExp(`marimo virtualenv already up to date with the postgres driver ${PG_DRIVER.replace(/[.]/g, '\\.')} \\(project\\)`));
   // and it is still ready for a DuckDB project (the drivers are extra)

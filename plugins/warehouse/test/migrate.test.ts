@@ -5,28 +5,17 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
-import { createWarehouseClient, requireProjectConfig, runCli, type WarehouseClient } from '@basin/core';
+import { createWarehouseClient, requireProjectConfig, type WarehouseClient } from '@basin/core';
 import { syncEngineRef } from '@basin/plugin-sync/contract';
 import { txRunnerRef } from '@basin/plugin-transform/contract';
 import { postgresDbtVenv } from '@basin/warehouse-postgres';
-import { bootApp, disableAuth, makeProject } from '@basin/test';
+import { bootApp, disableAuth, makeProject, runCliCaptured } from '@basin/test';
 import { postgresBinDir, startPostgres, type PostgresServer } from '../../../test/support/postgres.js';
 
 const skip = postgresBinDir() ? false : 'PostgreSQL server binaries are not installed (node scripts/setup.mjs postgresql)';
 let pg: PostgresServer;
 const ENV = { BASIN_WAREHOUSE_PASSWORD: 'writer-secret', BASIN_WAREHOUSE_READ_PASSWORD: 'reader-secret' };
 
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (b) => (out += b));
-  stderr.on('data', (b) => (err += b));
-  const code = await runCli(args, { stdout, stderr });
-  return { code, out, err };
-}
 
 /** a DuckDB project with two raw tables, cursor state, and a model table that is not raw */
 async function duckdbProject(): Promise<string> {
@@ -76,7 +65,7 @@ test('a wrong password stops the migration before anything changes; project.yml 
   const dir = await duckdbProject();
   const before = fs.readFileSync(path.join(dir, '.basin/project.yml'), 'utf8');
   Object.assign(process.env, { ...ENV, BASIN_WAREHOUSE_PASSWORD: 'wrong' });
-  const r = await cli(['warehouse', 'migrate', '--to', 'postgres', ...target(), '--project', dir]);
+  const r = await runCliCaptured(['warehouse', 'migrate', '--to', 'postgres', ...target(), '--project', dir]);
   Object.assign(process.env, ENV);
   assert.equal(r.code, 1, r.out + r.err);
   assert.match(r.err, /not reachable.*password authentication failed/s);
@@ -89,7 +78,7 @@ test('migrate --to postgres copies raw tables and cursor state, switches project
   const yml = path.join(dir, '.basin/project.yml');
   fs.appendFileSync(yml, '# kept by the migration\n');
   Object.assign(process.env, ENV);
-  const r = await cli(['warehouse', 'migrate', '--to', 'postgres', ...target(), '--project', dir]);
+  const r = await runCliCaptured(['warehouse', 'migrate', '--to', 'postgres', ...target(), '--project', dir]);
   assert.equal(r.code, 0, r.out + r.err);
   assert.match(r.out, /raw_shop\.orders: 500 rows/);
   assert.match(r.out, /Copied 3 tables \(1001 rows\), 1 commit markers and the cursor state of 1 sources to postgres/);
@@ -119,12 +108,12 @@ test('migrate --to postgres copies raw tables and cursor state, switches project
   }
 
   // a second run refuses: the project is on PostgreSQL now (migrate copies from DuckDB)
-  const again = await cli(['warehouse', 'migrate', '--to', 'postgres', ...target(), '--keep-project', '--project', dir]);
+  const again = await runCliCaptured(['warehouse', 'migrate', '--to', 'postgres', ...target(), '--keep-project', '--project', dir]);
   assert.equal(again.code, 1, 'the project is on PostgreSQL now');
   assert.match(again.err, /already postgres/);
 
   // status from the CLI, and in /api/health/platform of the server booted on the new backend
-  const st = await cli(['warehouse', 'status', '--json', '--project', dir]);
+  const st = await runCliCaptured(['warehouse', 'status', '--json', '--project', dir]);
   assert.equal(st.code, 0, st.err);
   const status = JSON.parse(st.out);
   assert.equal(status.type, 'postgres');
@@ -177,11 +166,11 @@ test('migrate --to postgres copies raw tables and cursor state, switches project
 
 test('warehouse status on the default DuckDB warehouse', async () => {
   const dir = makeProject();
-  const st = await cli(['warehouse', 'status', '--project', dir]);
+  const st = await runCliCaptured(['warehouse', 'status', '--project', dir]);
   assert.equal(st.code, 0, st.err);
   assert.match(st.out, /Warehouse: duckdb at .*warehouse\.db/);
   assert.match(st.out, /Health:\s+ok \(DuckDB v1\.5/);
-  const bad = await cli(['warehouse', 'migrate', '--to', 'nosuch', '--project', dir]);
+  const bad = await runCliCaptured(['warehouse', 'migrate', '--to', 'nosuch', '--project', dir]);
   assert.equal(bad.code, 1);
   assert.match(bad.err, /No warehouse backend of type "nosuch".*installed: duckdb, .*postgres/);
 });
