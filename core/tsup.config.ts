@@ -23,7 +23,9 @@ export default defineConfig([
     },
   },
   // yaml and awilix as one CommonJS file each: required synchronously on first use (lazy-deps.ts)
-  { entry: { 'vendor/yaml': 'src/vendor/yaml.ts', 'vendor/awilix': 'src/vendor/awilix.ts' }, format: ['cjs'], target: 'node20', clean: false, sourcemap: true, noExternal: ['yaml', 'awilix'] },
+  // (minified: V8 keeps a module's source in memory for as long as its functions may be compiled; the
+  // source maps beside them map stack traces back)
+  { entry: { 'vendor/yaml': 'src/vendor/yaml.ts', 'vendor/awilix': 'src/vendor/awilix.ts' }, format: ['cjs'], target: 'node20', clean: false, sourcemap: true, minify: true, noExternal: ['yaml', 'awilix'], esbuildOptions: base.esbuildOptions },
   // fastify's parts as one CommonJS file, @fastify/http-proxy as another; @fastify/swagger's own
   // `require('yaml')` gets core's copy above
   {
@@ -32,8 +34,10 @@ export default defineConfig([
     target: 'node20',
     clean: false,
     sourcemap: true,
+    minify: true,
     noExternal: ['yaml', ...http, '@fastify/http-proxy'],
     esbuildOptions(options) {
+      options.charset = 'ascii';
       options.alias = { ...options.alias, yaml: '@basin/core/yaml' };
       // @fastify/static serves files from its own package directory (the web plugin uses it too)
       options.external = [...(options.external ?? []), '@basin/*', '@fastify/static'];

@@ -13,7 +13,12 @@ import path from 'node:path';
 /** tsup options for the package in the current directory (tsup runs in the package's directory) */
 export function vendored(dir = process.cwd()) {
   const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
-  if (pkg.name === '@basin/sdk') return { noExternal: ['@sinclair/typebox'] };
+  // ASCII output (non-ASCII characters escaped): V8 keeps each module's source text in memory, and one
+  // '…' in a file makes all of it a two-byte string, twice the size
+  const ascii = (options) => {
+    options.charset = 'ascii';
+  };
+  if (pkg.name === '@basin/sdk') return { noExternal: ['@sinclair/typebox'], esbuildOptions: ascii };
   const deps = { ...pkg.dependencies, ...pkg.devDependencies };
   const alias =
     pkg.name === '@basin/core'
@@ -27,6 +32,7 @@ export function vendored(dir = process.cwd()) {
     // tsup's own external plugin answers before esbuild applies an alias: let these through to it
     noExternal: Object.keys(alias),
     esbuildOptions(options) {
+      ascii(options);
       options.alias = { ...options.alias, ...alias };
       // the alias targets are other packages' built files: imported at run time, never bundled
       options.external = [...(options.external ?? []), '@basin/*'];
