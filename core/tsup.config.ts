@@ -39,8 +39,7 @@ export default defineConfig([
     esbuildOptions(options) {
       options.charset = 'ascii';
       options.alias = { ...options.alias, yaml: '@basin/core/yaml' };
-      // @fastify/static serves files from its own package directory (the web plugin uses it too)
-      options.external = [...(options.external ?? []), '@basin/*', '@fastify/static'];
+      options.external = [...(options.external ?? []), '@basin/*'];
     },
   },
 ]);

@@ -3,8 +3,8 @@
 // small modules that every `basin start` loaded one by one (~80 ms of CPU, ~10 MB). Built, core's
 // `import ... from 'fastify'` (and the others here) resolve to it through core/vendor/*.cjs (the
 // build aliases them: tsup.config.ts); run from sources they are the packages themselves.
-// @fastify/swagger-ui is in it, its static files read from the package (server.ts passes baseDir and
-// logo); the plugins' fastify plugins (multipart, static, http-proxy) stay separate packages:
+// @fastify/swagger-ui (with @fastify/static) is in it, its static files read from the package (server.ts
+// passes baseDir and logo); the plugins' fastify plugins (multipart, static, http-proxy) stay separate packages:
 // they register on this instance like on any other.
 export { default as fastify } from 'fastify';
 export { default as cookie } from '@fastify/cookie';
