@@ -1,3 +1,3 @@
 import { defineConfig } from 'tsup';
 import { vendored } from '../../scripts/lib/tsup-vendor.mjs';
-export default defineConfig({ entry: ['src/index.ts', 'src/contract.ts'], format: ['esm'], target: 'node20', clean: true, sourcemap: true, ...vendored() });
+export default defineConfig({ entry: ['src/index.ts', 'src/contract.ts'], format: ['esm'], target: 'node20', clean: true, sourcemap: true, ...vendored({ bundle: ['@fastify/multipart'] }) });

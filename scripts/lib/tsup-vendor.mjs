@@ -10,8 +10,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** tsup options for the package in the current directory (tsup runs in the package's directory) */
-export function vendored(dir = process.cwd()) {
+/**
+ * tsup options for the package in the current directory (tsup runs in the package's directory).
+ * `bundle`: CommonJS dependencies only this package uses, bundled into its output (one module instead
+ * of their many files); a banner gives the output a `require` for the node built-ins they require.
+ */
+export function vendored({ dir = process.cwd(), bundle = [] } = {}) {
   const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
   // ASCII output (non-ASCII characters escaped): V8 keeps each module's source text in memory, and one
   // '…' in a file makes all of it a two-byte string, twice the size
@@ -30,7 +34,8 @@ export function vendored(dir = process.cwd()) {
           : {};
   return {
     // tsup's own external plugin answers before esbuild applies an alias: let these through to it
-    noExternal: Object.keys(alias),
+    noExternal: [...Object.keys(alias), ...bundle],
+    ...(bundle.length ? { banner: { js: "import { createRequire as __basinCreateRequire } from 'node:module'; const require = __basinCreateRequire(import.meta.url);" } } : {}),
     esbuildOptions(options) {
       ascii(options);
       options.alias = { ...options.alias, ...alias };
