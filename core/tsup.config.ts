@@ -1,2 +1,45 @@
 import { defineConfig } from 'tsup';
-export default defineConfig({ entry: ['src/index.ts', 'src/cli-entry.ts'], format: ['esm'], target: 'node20', clean: true, sourcemap: true });
+import { vendored } from '../scripts/lib/tsup-vendor.mjs';
+
+const base = vendored();
+// fastify and the parts of it core imports come from one bundle (src/vendor/http.ts), through the
+// small shims in vendor/*.cjs
+const http = ['fastify', '@fastify/cookie', '@fastify/swagger', '@fastify/swagger-ui', '@fastify/ajv-compiler', 'find-my-way'];
+const shim = (name: string) => `@basin/core/vendor/${name.replace(/^@fastify\//, '')}`;
+
+export default defineConfig([
+  {
+    entry: { index: 'src/index.ts', 'cli-entry': 'src/cli-entry.ts', 'vendor/typebox': 'src/vendor/typebox.ts', 'vendor/typebox-value': 'src/vendor/typebox-value.ts' },
+    format: ['esm'],
+    target: 'node20',
+    // the CommonJS bundles below are written beside, in the same build
+    clean: ['!vendor/*.cjs', '!vendor/*.cjs.map'],
+    sourcemap: true,
+    ...base,
+    noExternal: [...(base.noExternal ?? []), ...http],
+    esbuildOptions(options, ctx) {
+      base.esbuildOptions?.(options, ctx);
+      options.alias = { ...options.alias, ...Object.fromEntries(http.map((n) => [n, shim(n)])) };
+    },
+  },
+  // yaml and awilix as one CommonJS file each: required synchronously on first use (lazy-deps.ts)
+  // (minified: V8 keeps a module's source in memory for as long as its functions may be compiled; the
+  // source maps beside them map stack traces back)
+  { entry: { 'vendor/yaml': 'src/vendor/yaml.ts', 'vendor/awilix': 'src/vendor/awilix.ts' }, format: ['cjs'], target: 'node20', clean: false, sourcemap: true, minify: true, noExternal: ['yaml', 'awilix'], esbuildOptions: base.esbuildOptions },
+  // fastify's parts as one CommonJS file, @fastify/http-proxy as another; @fastify/swagger's own
+  // `require('yaml')` gets core's copy above
+  {
+    entry: { 'vendor/http': 'src/vendor/http.ts', 'vendor/http-proxy': 'src/vendor/http-proxy.ts' },
+    format: ['cjs'],
+    target: 'node20',
+    clean: false,
+    sourcemap: true,
+    minify: true,
+    noExternal: ['yaml', ...http, '@fastify/http-proxy'],
+    esbuildOptions(options) {
+      options.charset = 'ascii';
+      options.alias = { ...options.alias, yaml: '@basin/core/yaml' };
+      options.external = [...(options.external ?? []), '@basin/*'];
+    },
+  },
+]);

@@ -1,9 +1,17 @@
 import { createRequire } from 'node:module';
 
 // yaml and awilix (with its fast-glob) are required, synchronously, on first use: a CLI command that only
-// talks to a running server never parses YAML nor builds a container, and skips their ~80 ms of loading.
-// Both resolve to the same CommonJS build an ESM `import` of them gets in Node, so there is one copy.
+// talks to a running server never parses YAML nor builds a container, and skips their loading; so are
+// better-sqlite3 and smol-toml below.
+// Built, core requires its bundled copies (dist/vendor/*.cjs, one file each instead of ~70 and ~80:
+// see src/vendor/); the plugins' `import ... from 'yaml'` is aliased to the same file at build time, so
+// there is one copy. Run from sources (tsx), both are the packages themselves.
 const require = createRequire(import.meta.url);
+const built = !import.meta.url.endsWith('.ts');
+const load = (name: 'yaml' | 'awilix') => require(built ? `./vendor/${name}.cjs` : name);
 
-export const yaml = (): typeof import('yaml') => require('yaml');
-export const awilix = (): typeof import('awilix') => require('awilix');
+export const yaml = (): typeof import('yaml') => load('yaml');
+export const awilix = (): typeof import('awilix') => load('awilix');
+// better-sqlite3's native addon and smol-toml (TOML config files only) are not bundled: required on first use
+export const betterSqlite3 = (): typeof import('better-sqlite3') => require('better-sqlite3');
+export const smolToml = (): typeof import('smol-toml') => require('smol-toml');

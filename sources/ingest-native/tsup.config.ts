@@ -1,2 +1,3 @@
 import { defineConfig } from 'tsup';
-export default defineConfig({ entry: ['src/index.ts'], format: ['esm'], target: 'node20', clean: true, sourcemap: true });
+import { vendored } from '../../scripts/lib/tsup-vendor.mjs';
+export default defineConfig({ entry: ['src/index.ts'], format: ['esm'], target: 'node20', clean: true, sourcemap: true, ...vendored() });

@@ -8,6 +8,7 @@ import type { CliContext } from '../plugin/types.js';
 import type { Principal } from '../http/principal.js';
 import { runningServer, type ServerInfo } from '../server-file.js';
 import { apiKeyFor } from './credentials.js';
+import { httpCall } from './http-call.js';
 
 export interface ProjectApi {
   /** 'server': a running server answers; 'local': this process booted the project */
@@ -47,13 +48,13 @@ export async function openProjectApi(cli: CliContext, projectDir: string, opts: 
       if (body !== undefined) headers['content-type'] = 'application/json';
       const key = apiKeyFor(base);
       if (key) headers.authorization = `Bearer ${key}`;
-      let res: Response;
+      let res: { status: number; text: string };
       try {
-        res = await fetch(`${base}${urlPath}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+        res = await httpCall(`${base}${urlPath}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
       } catch (e) {
         throw new CliExit(EXIT.failure, `${opts.command}: a Basin server (pid ${server.pid}) holds this project but does not answer at ${base} (${(e as Error).message}); stop it with "basin stop" or retry.`);
       }
-      const text = await res.text();
+      const text = res.text;
       let parsed: any = {};
       try {
         parsed = text ? JSON.parse(text) : {};

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Type, type TSchema } from '@sinclair/typebox';
 import { yaml } from '../lazy-deps.js';
-import { parse as parseToml, TomlError } from 'smol-toml';
+import type { TomlError } from 'smol-toml';
+import { smolToml } from '../lazy-deps.js';
 import dotenv from 'dotenv';
 import type { ConfigFileSpec, ConfigIssue, ConfigSectionSpec, ValidateContext } from './types.js';
 import { locateYaml } from './locate.js';
@@ -81,7 +82,7 @@ function readParsed(abs: string, rel: string, spec: Pick<ConfigFileSpec, 'format
   }
   if (spec.format === 'toml') {
     try {
-      return { raw: parseToml(text), locate: none };
+      return { raw: smolToml().parse(text), locate: none };
     } catch (e) {
       const te = e as TomlError;
       const msg = spec.sensitive ? 'invalid TOML syntax' : `invalid TOML: ${String(te.message).split('\n')[0]}`;

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { createRequire } from 'node:module';
 import Fastify, { type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
@@ -99,7 +100,11 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       return { schema: s as typeof schema, url };
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true, uiConfig: { deepLinking: true } });
+  // its static files and logo named by path (its defaults are relative to its own module, which the
+  // build bundles: src/vendor/http.ts)
+  const uiStatic = path.join(path.dirname(require.resolve('@fastify/swagger-ui/package.json')), 'static');
+  const logo = { type: 'image/svg+xml', content: fs.readFileSync(path.join(uiStatic, 'logo.svg')) };
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true, uiConfig: { deepLinking: true }, baseDir: uiStatic, logo });
 
   const redocBundle = require.resolve('redoc/bundles/redoc.standalone.js');
   app.get('/api/redoc', { config: { permission: 'public', owner: 'core' }, schema: { hide: true } }, async (_req, reply) => {

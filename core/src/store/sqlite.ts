@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { betterSqlite3 } from '../lazy-deps.js';
 
 export type SqliteDb = Database.Database;
 
@@ -8,7 +9,7 @@ export type SqliteDb = Database.Database;
 export function openSqlite(file: string): SqliteDb {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const existed = fs.existsSync(file);
-  const db = new Database(file);
+  const db = new (betterSqlite3())(file);
   if (!existed) fs.chmodSync(file, 0o600);
   db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');

@@ -1,5 +1,9 @@
 import crypto from 'node:crypto';
-import { authenticator } from 'otplib';
+import { createRequire } from 'node:module';
+
+// otplib (and its preset's five packages) is required on the first 2FA call, not at every server start
+const require = createRequire(import.meta.url);
+const otp = (): typeof import('otplib').authenticator => (require('otplib') as typeof import('otplib')).authenticator;
 import type { SqliteDb } from '@basin/core';
 import { sha256, type SecretBox } from './crypto.js';
 
@@ -11,8 +15,8 @@ export class TwoFactor {
   constructor(private readonly db: SqliteDb, private readonly box: SecretBox, private readonly now: () => Date) {}
 
   newSecret(email: string): { secret: string; sealed: string; otpauth_uri: string } {
-    const secret = authenticator.generateSecret(20);
-    return { secret, sealed: this.box.seal(secret), otpauth_uri: authenticator.keyuri(email, 'Basin', secret) };
+    const secret = otp().generateSecret(20);
+    return { secret, sealed: this.box.seal(secret), otpauth_uri: otp().keyuri(email, 'Basin', secret) };
   }
 
   /**
@@ -22,7 +26,7 @@ export class TwoFactor {
   useCode(userId: string, sealedSecret: string, code: string): boolean {
     if (!/^\d{6}$/.test(code)) return false;
     const epoch = this.now().getTime();
-    const delta = authenticator.clone({ epoch, window: 1 }).checkDelta(code, this.box.open(sealedSecret));
+    const delta = otp().clone({ epoch, window: 1 }).checkDelta(code, this.box.open(sealedSecret));
     if (delta === null) return false;
     const step = Math.floor(epoch / 30_000) + delta;
     return (
@@ -34,7 +38,7 @@ export class TwoFactor {
 
   /** the current code for a sealed secret (tests and the CLI's self-check) */
   currentCode(secret: string): string {
-    return authenticator.clone({ epoch: this.now().getTime() }).generate(secret);
+    return otp().clone({ epoch: this.now().getTime() }).generate(secret);
   }
 
   /** replaces the user's recovery codes; returns the plaintext codes, shown once */

@@ -1,6 +1,7 @@
 // The Python virtualenv that holds dbt (core's ManagedVenv: one shared venv per Basin install keyed by
 // the pins; a project-local `.venv-tx/` wins when present).
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DUCKDB_DBT_REQUIREMENTS, ManagedVenv, VenvSetupError, type VenvLocation } from '@basin/core';
@@ -44,8 +45,33 @@ export const pythonExecutable = (venv: string) => txVenv.python(venv);
 export const venvReady = (venv: string): boolean => txVenv.ready(venv);
 export const ensureVenv = (venv: string, log?: (line: string) => void) => txVenv.ensure(venv, log);
 
+/**
+ * The installed versions from the venv's `<name>-<version>.dist-info` directories (what
+ * importlib.metadata reads): a directory listing instead of a Python start, which blocked the server's
+ * first GET /api/status for ~0.1-0.3 s. Null when the layout is not the usual one.
+ */
+function distInfoVersions(venv: string, names: string[]): string[] | null {
+  try {
+    const lib = path.join(venv, 'lib');
+    const py = fs.readdirSync(lib).find((d) => /^python3\.\d+$/.test(d));
+    if (!py) return null;
+    const entries = fs.readdirSync(path.join(lib, py, 'site-packages'));
+    const out: string[] = [];
+    for (const name of names) {
+      const found = entries.filter((e) => e.startsWith(`${name}-`) && e.endsWith('.dist-info')).map((e) => e.slice(name.length + 1, -'.dist-info'.length));
+      if (found.length !== 1) return null;
+      out.push(found[0]!);
+    }
+    return out;
+  } catch {
+    return null;
+  }
+}
+
 /** dbt's version as reported by the venv's dbt-core package, or null when not installed. */
 export function dbtVersion(venv: string): string | null {
+  const listed = distInfoVersions(venv, ['dbt_core', 'dbt_duckdb', 'duckdb']);
+  if (listed) return `dbt-core ${listed[0]}, dbt-duckdb ${listed[1]}, duckdb ${listed[2]}`;
   const r = spawnSync(pythonExecutable(venv), ['-c', 'import importlib.metadata as m; print(m.version("dbt-core"), m.version("dbt-duckdb"), m.version("duckdb"))'], {
     encoding: 'utf8',
     timeout: 30_000,

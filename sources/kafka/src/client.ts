@@ -1,11 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kafka, logLevel, type SASLOptions } from 'kafkajs';
+import type { Kafka, SASLOptions } from 'kafkajs';
 import { SourceError, type SourceContext } from '@basin/sdk';
 import type { KafkaConfig } from './config.js';
 
-/** A kafkajs client for the config; the SASL password comes from the named variable and is never logged. */
-export function makeKafka(ctx: SourceContext<KafkaConfig>, retries = 3): Kafka {
+/**
+ * A kafkajs client for the config; the SASL password comes from the named variable and is never logged.
+ * kafkajs (~140 modules) is imported on the first call, not when the server lists the source types.
+ */
+export async function makeKafka(ctx: SourceContext<KafkaConfig>, retries = 3): Promise<Kafka> {
+  const { Kafka, logLevel } = await import('kafkajs');
   const cfg = ctx.config;
   const sasl: SASLOptions | undefined = cfg.security_protocol.startsWith('sasl_')
     ? ({ mechanism: cfg.sasl_mechanism, username: cfg.username ?? '', password: ctx.secret(cfg.password_env) } as SASLOptions)

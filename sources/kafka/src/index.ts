@@ -57,7 +57,7 @@ function configured(existing: string[], cfg: KafkaConfig): string[] {
 }
 
 async function withAdmin<T>(ctx: Parameters<typeof makeKafka>[0], fn: (admin: Admin) => Promise<T>): Promise<T> {
-  const admin = makeKafka(ctx).admin();
+  const admin = (await makeKafka(ctx)).admin();
   try {
     await admin.connect();
     return await fn(admin);
@@ -110,7 +110,7 @@ export default defineSource({
       return out;
     });
     try {
-      yield* readTopics(makeKafka(ctx), ctx, plans);
+      yield* readTopics(await makeKafka(ctx), ctx, plans);
     } catch (e) {
       if (ctx.signal.aborted) throw new SourceError('cancelled', 'the read was cancelled');
       throw describeError(e, ctx.config);
@@ -120,7 +120,7 @@ export default defineSource({
     const topics: TopicState[] = [];
     for (const s of Object.values(state)) if (isTopicState(s)) topics.push(s);
     try {
-      await commitGroupOffsets(makeKafka(ctx, 2), groupId(ctx.config, ctx.name), topics);
+      await commitGroupOffsets(await makeKafka(ctx, 2), groupId(ctx.config, ctx.name), topics);
     } catch (e) {
       throw describeError(e, ctx.config);
     }

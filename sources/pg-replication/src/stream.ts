@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { PgoutputPlugin, type Pgoutput } from 'pg-logical-replication';
+import type { Pgoutput } from 'pg-logical-replication';
 import { SourceError, type ReadItem, type SourceContext } from '@basin/sdk';
 import { DELETED_COLUMN, LSN_COLUMN, type ReplTable } from './catalog.js';
 import type { PgReplicationConfig } from './config.js';
@@ -70,6 +70,8 @@ export async function* streamChanges(ctx: SourceContext<PgReplicationConfig>, re
   const conn = repl.connection as pg.Connection & Partial<CopyBoth>;
   if (typeof conn.sendCopyFromChunk !== 'function') throw new Error('this version of pg cannot send replication status updates');
   const send = (lsn: bigint, reply: boolean) => conn.sendCopyFromChunk!(statusUpdate(lsn, reply));
+  // imported here (it pulls node-pg in) rather than when the server lists the source types
+  const { PgoutputPlugin } = await import('pg-logical-replication');
   const plugin = new PgoutputPlugin({ protoVersion: 1, publicationNames: [o.publication] });
   // messages decoded as they arrive (node-pg reuses the buffer a chunk points into), in a FIFO
   // with a read index (Array.shift is linear in the queue's length)
