@@ -8,7 +8,8 @@ import { createRequire } from 'node:module';
 // there is one copy. Run from sources (tsx), both are the packages themselves.
 const require = createRequire(import.meta.url);
 const built = !import.meta.url.endsWith('.ts');
-const load = (name: 'yaml' | 'awilix') => require(built ? `./vendor/${name}.cjs` : name);
+// (built: through core/vendor/load-bundle.cjs, which keeps a V8 code cache of each bundle)
+const load = (name: 'yaml' | 'awilix') => (built ? require('../vendor/load-bundle.cjs').loadBundle(require.resolve(`./vendor/${name}.cjs`)) : require(name));
 
 export const yaml = (): typeof import('yaml') => load('yaml');
 export const awilix = (): typeof import('awilix') => load('awilix');
