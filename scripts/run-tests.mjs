@@ -31,21 +31,40 @@ if (!files.length) {
   process.exit(0);
 }
 const concurrency = process.env.BASIN_TEST_CONCURRENCY ?? '2';
+// A file whose first lines say `// run-tests: alone` runs after the others, with no other test file
+// beside it: the Chromium tests of Superset dashboards timed out on a 2-core machine while another
+// Superset and the Trino coordinator ran next to them.
+const ALONE = /^\/\/ run-tests: alone\b/m;
+const alone = files.filter((f) => ALONE.test(fs.readFileSync(f, 'utf8').slice(0, 4000)));
+const together = files.filter((f) => !alone.includes(f));
 // servers shared by the whole run (Trino, PostgreSQL) record themselves here; stopped when the run ends
 const runDir = makeRunDir();
-const child = spawn(
-  process.execPath,
-  ['--conditions=development', '--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...passthrough, ...files],
-  {
-    stdio: 'inherit',
-    cwd: root,
-    env: { ...process.env, BASIN_TEST_RUN_DIR: runDir, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --conditions=development`.trim() },
-  },
-);
+let current = null;
+
+function runPhase(list, conc) {
+  return new Promise((resolve) => {
+    current = spawn(
+      process.execPath,
+      ['--conditions=development', '--import', 'tsx', '--test', `--test-concurrency=${conc}`, '--test-reporter=spec', ...passthrough, ...list],
+      {
+        stdio: 'inherit',
+        cwd: root,
+        env: { ...process.env, BASIN_TEST_RUN_DIR: runDir, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --conditions=development`.trim() },
+      },
+    );
+    current.on('close', (code, sig) => resolve(code ?? (sig ? 1 : 0)));
+  });
+}
+
 // Ctrl-C reaches the test runner through the terminal's process group; we stay to stop the servers
-for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => child.kill(sig));
-child.on('close', async (code, sig) => {
-  const stopped = await stopSharedServers(runDir);
-  if (stopped.length) console.log(`[run-tests] stopped the shared servers: ${stopped.join(', ')}`);
-  process.exit(code ?? 1);
-});
+let interrupted = false;
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => ((interrupted = true), current?.kill(sig)));
+let code = 0;
+if (together.length) code = await runPhase(together, concurrency);
+if (alone.length && !interrupted) {
+  console.log(`[run-tests] ${alone.length} file(s) marked "run-tests: alone", one at a time: ${alone.map((f) => path.relative(root, f)).join(', ')}`);
+  code = (await runPhase(alone, '1')) || code;
+}
+const stopped = await stopSharedServers(runDir);
+if (stopped.length) console.log(`[run-tests] stopped the shared servers: ${stopped.join(', ')}`);
+process.exit(code);

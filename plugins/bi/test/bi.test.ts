@@ -1,3 +1,4 @@
+// run-tests: alone (Superset drawn in Chromium: see scripts/run-tests.mjs)
 // Dashboards end to end with the real Superset (started once for this file) on the demo project: its
 // generated data synced, its dbt marts built, its dashboard provisioned. Supervised start, single sign-on
 // (per-user accounts with sealed passwords, bi.SESSION at login), role mapping, dashboard permissions at
