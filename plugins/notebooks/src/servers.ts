@@ -44,6 +44,13 @@ export const NOTEBOOK_PYTHON_DIR = fileURLToPath(new URL('../python', import.met
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** marimo could not bind the port it was given; `failure` is the error to show if no other port works */
+class PortTakenError extends Error {
+  constructor(readonly failure: Error) {
+    super('notebook port taken');
+  }
+}
+
 function portFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const s = net.createServer();
@@ -96,8 +103,8 @@ export class NotebookServers {
     return p;
   }
 
-  private async freePort(): Promise<number> {
-    const used = new Set(this.list().map((s) => s.port));
+  private async freePort(skip: ReadonlySet<number> = new Set()): Promise<number> {
+    const used = new Set([...this.list().map((s) => s.port), ...skip]);
     const base = this.d.basePort();
     for (let port = base; port < base + 200 && port < 65536; port++) {
       if (!used.has(port) && (await portFree(port))) return port;
@@ -111,9 +118,26 @@ export class NotebookServers {
     return { BASIN_SERVING_DB: this.d.servingPath(), ...(conn ? companionWarehouseEnv(conn, this.d.servingPath()) : {}) };
   }
 
+  /**
+   * A port found free can be taken before marimo binds it (another Basin, another program on this
+   * host): then marimo exits with "address already in use", and the next free port is tried.
+   */
   private async spawn(name: string): Promise<NotebookServer> {
+    const taken = new Set<number>();
+    for (let attempt = 1; ; attempt++) {
+      const port = await this.freePort(taken);
+      try {
+        return await this.spawnOn(name, port);
+      } catch (e) {
+        if (!(e instanceof PortTakenError) || attempt >= 5) throw e instanceof PortTakenError ? e.failure : e;
+        this.d.log.warn({ notebook: name, port }, 'notebook port taken before marimo bound it; trying the next one');
+        taken.add(port);
+      }
+    }
+  }
+
+  private async spawnOn(name: string, port: number): Promise<NotebookServer> {
     const marimo = await this.d.marimo();
-    const port = await this.freePort();
     const token = crypto.randomBytes(24).toString('base64url');
     // marimo reads the token from a file (never from argv, which `ps` shows); removed once it is up
     const tokenDir = fs.mkdtempSync(path.join(os.tmpdir(), 'basin-nb-'));
@@ -160,7 +184,9 @@ export class NotebookServers {
       }
     } catch (e) {
       child.kill('SIGKILL');
-      throw notebookErrors.notebook_server_failed({ name, reason: (e as Error).message, output: server.output.slice(-10).join('\n') });
+      const failure = notebookErrors.notebook_server_failed({ name, reason: (e as Error).message, output: server.output.slice(-10).join('\n') });
+      if (exited && server.output.some((l) => /address already in use/i.test(l))) throw new PortTakenError(failure);
+      throw failure;
     } finally {
       fs.rmSync(tokenDir, { recursive: true, force: true });
     }
