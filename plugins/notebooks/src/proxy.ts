@@ -1,6 +1,6 @@
 import httpProxy, { type FastifyHttpProxyOptions } from '@fastify/http-proxy';
 import { errors, type PluginContext, coreErrors } from '@basin/core';
-import type { NotebookServers } from './servers.js';
+import { marimoAuthorization as basic, type NotebookServers } from './servers.js';
 import type { NotebookService } from './service.js';
 import { notebookErrors } from './errors.js';
 
@@ -12,7 +12,6 @@ const originHost = (origin: string): string | null => {
     return null;
   }
 };
-const basic = (token: string) => `Basic ${Buffer.from(`basin:${token}`).toString('base64')}`;
 
 /** Basin's cookies stay with Basin: marimo gets only its own. */
 function withoutBasinCookies(cookie: string | undefined): string | undefined {

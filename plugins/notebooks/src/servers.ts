@@ -44,6 +44,9 @@ export const NOTEBOOK_PYTHON_DIR = fileURLToPath(new URL('../python', import.met
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** how Basin authenticates to a marimo server it started (the proxy adds it; the browser never sees the token) */
+export const marimoAuthorization = (token: string) => `Basic ${Buffer.from(`basin:${token}`).toString('base64')}`;
+
 /** marimo could not bind the port it was given; `failure` is the error to show if no other port works */
 class PortTakenError extends Error {
   constructor(readonly failure: Error) {
@@ -169,23 +172,31 @@ export class NotebookServers {
         this.d.log.warn({ notebook: name, code, signal }, 'notebook server exited');
       }
     });
+    // another marimo may hold the port (another Basin project's notebook of the same name): its
+    // health path answers too, but only ours takes our token
+    let foreign = false;
     try {
       const deadline = Date.now() + this.d.startTimeoutMs();
       for (;;) {
         if (exited) throw new Error('marimo exited while starting');
         try {
           const res = await fetch(`http://127.0.0.1:${port}/notebooks/${name}/health`);
-          if (res.ok) break;
+          if (res.ok) {
+            const page = await fetch(`http://127.0.0.1:${port}/notebooks/${name}/`, { headers: { authorization: marimoAuthorization(token) } });
+            if ((await page.text()).includes('marimo-server-token')) break;
+            foreign = true;
+          }
         } catch {
           /* not listening yet */
         }
+        if (foreign) throw new Error(`another server answers on port ${port}`);
         if (Date.now() > deadline) throw new Error(`marimo did not answer within ${Math.round(this.d.startTimeoutMs() / 1000)} s`);
         await sleep(200);
       }
     } catch (e) {
       child.kill('SIGKILL');
       const failure = notebookErrors.notebook_server_failed({ name, reason: (e as Error).message, output: server.output.slice(-10).join('\n') });
-      if (exited && server.output.some((l) => /address already in use/i.test(l))) throw new PortTakenError(failure);
+      if (foreign || (exited && server.output.some((l) => /address already in use/i.test(l)))) throw new PortTakenError(failure);
       throw failure;
     } finally {
       fs.rmSync(tokenDir, { recursive: true, force: true });

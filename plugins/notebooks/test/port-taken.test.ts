@@ -17,7 +17,15 @@ if (port === Number(process.env.FAKE_TAKEN_PORT)) {
   console.error("ERROR:    [Errno 98] error while attempting to bind on address ('127.0.0.1', " + port + "): address already in use");
   process.exit(1);
 }
-http.createServer((req, res) => res.writeHead(req.url === base + '/health' ? 200 : 404).end()).listen(port, '127.0.0.1');
+// on FAKE_FOREIGN_PORT it acts as another project's marimo would: healthy, but not taking our token
+const foreign = port === Number(process.env.FAKE_FOREIGN_PORT);
+http
+  .createServer((req, res) => {
+    if (req.url === base + '/health') return res.writeHead(200).end('{}');
+    if (req.url === base + '/') return res.writeHead(200).end(req.headers.authorization && !foreign ? '<marimo-server-token data-token="t"></marimo-server-token>' : '<title>login</title>');
+    res.writeHead(404).end();
+  })
+  .listen(port, '127.0.0.1');
 `;
 
 function servers(dir: string, basePort: number, warnings: unknown[]) {
@@ -43,6 +51,7 @@ test('a notebook port taken before marimo binds it: the next free port is used, 
   const dir = tempDir();
   const base = 20_000 + Math.floor(Math.random() * 20_000);
   process.env.FAKE_TAKEN_PORT = String(base);
+  delete process.env.FAKE_FOREIGN_PORT;
   const warnings: unknown[] = [];
   const nb = servers(dir, base, warnings);
   try {
@@ -53,5 +62,22 @@ test('a notebook port taken before marimo binds it: the next free port is used, 
   } finally {
     await nb.stop('orders');
     delete process.env.FAKE_TAKEN_PORT;
+  }
+});
+
+test('another marimo answering on the port (healthy, but refusing our token) is not taken for ours: the next port is used', async () => {
+  const dir = tempDir();
+  const base = 20_000 + Math.floor(Math.random() * 20_000);
+  process.env.FAKE_FOREIGN_PORT = String(base);
+  delete process.env.FAKE_TAKEN_PORT;
+  const warnings: unknown[] = [];
+  const nb = servers(dir, base, warnings);
+  try {
+    const s = await nb.start('orders');
+    assert.ok(s.port > base);
+    assert.deepEqual(warnings, [{ notebook: 'orders', port: base }]);
+  } finally {
+    await nb.stop('orders');
+    delete process.env.FAKE_FOREIGN_PORT;
   }
 });
