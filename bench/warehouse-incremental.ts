@@ -8,9 +8,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { resolveWarehouseSettings, warehouseBackend, type UnloadFilter, type WarehouseClient } from '@basin/core';
+import { type UnloadFilter, type WarehouseClient } from '@basin/core';
 import { startPostgres } from '../test/support/postgres.js';
 import { makeRunDir, stopSharedServers } from '../scripts/lib/shared-servers.mjs';
+import { clientFor } from '../test/support/warehouse-backends.js';
 
 const rows = Number(process.argv[2] ?? 5_000_000);
 const backends = (process.argv[3] ?? 'postgres,trino').split(',');
@@ -18,16 +19,9 @@ const increment = Math.round(rows / 100);
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-wh-inc-'));
 const SCHEMA = 'raw_bench';
 
-async function client(type: string, section: Record<string, unknown>, env: Record<string, string>): Promise<WarehouseClient> {
-  const dir = fs.mkdtempSync(path.join(work, `${type}-`));
-  const settings = resolveWarehouseSettings(section);
-  const backend = await warehouseBackend(type);
-  const ctx = { projectDir: dir, settings, dataDir: dir, dbPath: path.join(dir, 'warehouse.db'), env: (k: string) => env[k] };
-  const c = await backend.create(ctx);
-  await c.open();
-  await backend.provision?.(c, ctx);
-  return c;
-}
+/** a client of the backend the section names, as a project gets it, in a folder of its own under `work` */
+const client = (type: string, section: Record<string, unknown>, env: Record<string, string>): Promise<WarehouseClient> =>
+  clientFor(fs.mkdtempSync(path.join(work, `${type}-`)), { section, env });
 
 /**
  * the local DuckDB after the incremental sync committed: `rows` rows of sync s1 and 1% more of sync

@@ -11,10 +11,11 @@ import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { resolveWarehouseSettings, warehouseBackend, type ColumnInfo, type WarehouseClient } from '@basin/core';
+import { type ColumnInfo, type WarehouseClient } from '@basin/core';
 import { startPostgres, type PostgresServer } from '../test/support/postgres.js';
 import { TrinoLogin } from '../plugins/warehouse-trino/src/trino-login.js';
 import { makeRunDir, stopSharedServers } from '../scripts/lib/shared-servers.mjs';
+import { clientFor } from '../test/support/warehouse-backends.js';
 import { writeCsv } from './sync-common.js';
 
 const rows = Number(process.argv[2] ?? 5_000_000);
@@ -43,16 +44,9 @@ async function viaInterface(client: WarehouseClient, n: number): Promise<number>
   return performance.now() - t0;
 }
 
-async function client(type: string, section: Record<string, unknown>, env: Record<string, string>): Promise<WarehouseClient> {
-  const dir = fs.mkdtempSync(path.join(work, `${type}-`));
-  const settings = resolveWarehouseSettings(section);
-  const backend = await warehouseBackend(type);
-  const ctx = { projectDir: dir, settings, dataDir: dir, dbPath: path.join(dir, 'warehouse.db'), env: (k: string) => env[k] };
-  const c = await backend.create(ctx);
-  await c.open();
-  await backend.provision?.(c, ctx);
-  return c;
-}
+/** a client of the backend the section names, as a project gets it, in a folder of its own under `work` */
+const client = (type: string, section: Record<string, unknown>, env: Record<string, string>): Promise<WarehouseClient> =>
+  clientFor(fs.mkdtempSync(path.join(work, `${type}-`)), { section, env });
 
 async function duckdb(): Promise<{ baseline: number; basin: number }> {
   const baseline = async () => {
