@@ -19,6 +19,7 @@ import type { AuthService } from '@basin/plugin-auth';
 import { bootApp, makeProject } from '@basin/test';
 import { launchBrowser } from '../../../test/support/browser.js';
 import type { SupersetSupervisor } from '../src/index.js';
+import { supersetCaller } from './superset-call.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const demo = path.join(root, 'examples/demo');
@@ -94,30 +95,7 @@ after(async () => {
   await app?.close();
 });
 
-const jar: Record<string, string> = {};
-async function call(who: string, method: string, p: string, body?: unknown, extra: Record<string, string> = {}) {
-  const res = await fetch(`${url}${p}`, {
-    method,
-    redirect: 'manual',
-    headers: {
-      authorization: `Bearer ${keys[who]}`,
-      ...(jar[who] ? { cookie: jar[who] } : {}),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...extra,
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const set = res.headers.getSetCookie().find((c) => c.startsWith('bi.SESSION='));
-  if (set) jar[who] = set.split(';')[0]!;
-  const text = await res.text();
-  let json: any = null;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    /* HTML */
-  }
-  return { status: res.status, body: json, text, headers: res.headers };
-}
+const call = supersetCaller(() => url, keys);
 const supervisor = () => app.container.resolve<SupersetSupervisor>('biSupervisor');
 
 test('before Superset runs, /bi answers 503 and /query is not SQL Lab; then it starts, registers the warehouse and provisions the demo dashboard', { timeout: 600_000 }, async () => {

@@ -19,6 +19,7 @@ import { sharedPostgres } from '../../../test/support/shared-postgres.js';
 import { trinoUnderTest } from '../../../test/support/trino-warehouse.js';
 import { clientFor, postgresUnderTest } from '../../../test/support/warehouse-backends.js';
 import type { SupersetSupervisor } from '../src/index.js';
+import { supersetCaller } from './superset-call.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const freePort = () =>
@@ -78,26 +79,7 @@ for (const backend of backends) {
     const keys: Record<string, string> = {};
     const ds = backend.dataset;
 
-    // each user's bi.SESSION (Superset's CSRF token belongs to the session)
-    const jar: Record<string, string> = {};
-    async function call(who: string, method: string, p: string, body?: unknown, extra: Record<string, string> = {}) {
-      const res = await fetch(`${url}${p}`, {
-        method,
-        redirect: 'manual',
-        headers: { authorization: `Bearer ${keys[who]}`, ...(jar[who] ? { cookie: jar[who] } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...extra },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const set = res.headers.getSetCookie().find((c) => c.startsWith('bi.SESSION='));
-      if (set) jar[who] = set.split(';')[0]!;
-      const text = await res.text();
-      let json: any = null;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        /* HTML */
-      }
-      return { status: res.status, body: json, text };
-    }
+    const call = supersetCaller(() => url, keys);
 
     before(async () => {
       dir = makeProject({

@@ -10,6 +10,7 @@ import type { AuthService } from '@basin/plugin-auth';
 import { bootApp, makeProject } from '@basin/test';
 import type { NotebookService } from '../src/index.js';
 import { runNotebook as runWith } from './run-notebook.js';
+import { callApi } from './api-call.js';
 
 const sources = 'version: "1.0"\nsources:\n  - name: shop\n    type: local_files\n    local_files:\n      directory: data/shop\n';
 let app: BasinApp;
@@ -33,21 +34,7 @@ before(async () => {
 });
 after(() => app?.close());
 
-async function api(who: string, method: string, p: string, body?: unknown) {
-  const res = await fetch(`${url}${p.replace(/^\//, '')}`, {
-    method,
-    headers: { authorization: `Bearer ${keys[who]}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  let json: any = text;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    /* HTML */
-  }
-  return { status: res.status, body: json, text };
-}
+const api = (who: string, method: string, p: string, body?: unknown) => callApi(url, keys[who]!, method, p, body);
 
 const runNotebook = (who: string, name: string) => runWith(url, keys[who]!, name);
 

@@ -47,37 +47,29 @@ function servers(dir: string, basePort: number, warnings: unknown[]) {
   });
 }
 
-test('a notebook port taken before marimo binds it: the next free port is used, and the taken one is logged', async () => {
-  const dir = tempDir();
-  const base = 20_000 + Math.floor(Math.random() * 20_000);
-  process.env.FAKE_TAKEN_PORT = String(base);
-  delete process.env.FAKE_FOREIGN_PORT;
-  const warnings: unknown[] = [];
-  const nb = servers(dir, base, warnings);
-  try {
-    const s = await nb.start('orders');
-    assert.ok(s.port > base, `started on ${s.port}, after the taken ${base}`);
-    assert.equal((await fetch(`http://127.0.0.1:${s.port}/notebooks/orders/health`)).status, 200);
-    assert.deepEqual(warnings, [{ notebook: 'orders', port: base }]);
-  } finally {
-    await nb.stop('orders');
-    delete process.env.FAKE_TAKEN_PORT;
-  }
-});
+const cases = [
+  { title: 'a notebook port taken before marimo binds it: the next free port is used, and the taken one is logged', env: 'FAKE_TAKEN_PORT' },
+  { title: 'another marimo answering on the port (healthy, but refusing our token) is not taken for ours: the next port is used', env: 'FAKE_FOREIGN_PORT' },
+];
 
-test('another marimo answering on the port (healthy, but refusing our token) is not taken for ours: the next port is used', async () => {
-  const dir = tempDir();
-  const base = 20_000 + Math.floor(Math.random() * 20_000);
-  process.env.FAKE_FOREIGN_PORT = String(base);
-  delete process.env.FAKE_TAKEN_PORT;
-  const warnings: unknown[] = [];
-  const nb = servers(dir, base, warnings);
-  try {
-    const s = await nb.start('orders');
-    assert.ok(s.port > base);
-    assert.deepEqual(warnings, [{ notebook: 'orders', port: base }]);
-  } finally {
-    await nb.stop('orders');
+for (const c of cases) {
+  test(c.title, async () => {
+    const dir = tempDir();
+    const base = 20_000 + Math.floor(Math.random() * 20_000);
+    // the stand-in reads these when it starts: only this case's port is set
+    delete process.env.FAKE_TAKEN_PORT;
     delete process.env.FAKE_FOREIGN_PORT;
-  }
-});
+    process.env[c.env] = String(base);
+    const warnings: unknown[] = [];
+    const nb = servers(dir, base, warnings);
+    try {
+      const s = await nb.start('orders');
+      assert.ok(s.port > base, `started on ${s.port}, after the taken ${base}`);
+      assert.equal((await fetch(`http://127.0.0.1:${s.port}/notebooks/orders/health`)).status, 200);
+      assert.deepEqual(warnings, [{ notebook: 'orders', port: base }]);
+    } finally {
+      await nb.stop('orders');
+      delete process.env[c.env];
+    }
+  });
+}

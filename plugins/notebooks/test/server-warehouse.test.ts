@@ -18,6 +18,7 @@ import { clientFor } from '../../../test/support/warehouse-backends.js';
 import { marimoVenvFor, NotebookServers } from '../src/index.js';
 import { NOTEBOOK_PYTHON_DIR } from '../src/servers.js';
 import { runNotebook } from './run-notebook.js';
+import { callApi } from './api-call.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -82,21 +83,7 @@ for (const backend of backends) {
     });
     after(() => app?.close());
 
-    async function api(method: string, p: string, body?: unknown) {
-      const res = await fetch(`${url}${p.replace(/^\//, '')}`, {
-        method,
-        headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await res.text();
-      let json: any = text;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        /* HTML */
-      }
-      return { status: res.status, body: json };
-    }
+    const api = (method: string, p: string, body?: unknown) => callApi(url, key, method, p, body);
 
     test('the explore template counts the synced table through the read-only user; the quality template profiles it', { timeout: 300_000 }, async () => {
       assert.equal((await api('POST', '/api/notebooks', { name: 'orders', template: 'explore' })).status, 201);
