@@ -156,8 +156,28 @@ export class ManagedVenv {
    */
   ready(venv: string): boolean {
     const stamp = readStamp(venv);
-    if (!stamp || !fs.existsSync(this.executable(venv))) return false;
+    if (!stamp || !fs.existsSync(this.executable(venv)) || this.moved(venv)) return false;
     return stamp.hash === this.requirementsHash() || this.spec.requirements.every((r) => stamp.pins.includes(r));
+  }
+
+  /**
+   * pip writes the venv's own Python into each entry script by absolute path: a venv moved or copied
+   * with its project (or made through a path that is gone, such as a removed symlinked worktree)
+   * has scripts that cannot start ("spawn ... ENOENT"), and only a new venv mends that.
+   */
+  private moved(venv: string): boolean {
+    let fd: number | undefined;
+    try {
+      fd = fs.openSync(this.executable(venv), 'r');
+      const head = Buffer.alloc(512);
+      const n = fs.readSync(fd, head, 0, head.length, 0);
+      const interpreter = /^#!(\S+)/.exec(head.subarray(0, n).toString('latin1'))?.[1];
+      return !!interpreter && path.isAbsolute(interpreter) && !fs.existsSync(interpreter);
+    } catch {
+      return false;
+    } finally {
+      if (fd !== undefined) fs.closeSync(fd);
+    }
   }
 
   /**
@@ -170,7 +190,7 @@ export class ManagedVenv {
     return withLock(venv, async () => {
       if (this.ready(venv)) return { changed: false };
       const python = process.env.BASIN_PYTHON || 'python3';
-      if (!fs.existsSync(venvPython(venv))) {
+      if (!fs.existsSync(venvPython(venv)) || this.moved(venv)) {
         log(`creating Python virtualenv at ${venv}`);
         fs.rmSync(venv, { recursive: true, force: true });
         const r = await run(python, ['-m', 'venv', venv], log);

@@ -55,3 +55,15 @@ test('a stamp an older Basin wrote (the hash alone) is still ready for its own p
   assert.equal(new ManagedVenv(spec(['tool==1.0', 'trino[sqlalchemy]==0.336.0']), dir).ready(dir), false);
   fs.rmSync(dir, { recursive: true, force: true });
 });
+
+test('a venv whose entry scripts name a Python that is gone (moved with its project) is not ready', async () => {
+  const { dir } = fakeVenv();
+  const venv = new ManagedVenv(spec(['tool==1.0']), dir);
+  await venv.ensure(dir);
+  assert.equal(venv.ready(dir), true);
+  // what pip wrote when the venv lived at another path
+  fs.writeFileSync(path.join(dir, 'bin', 'tool'), `#!${path.join(os.tmpdir(), 'basin-gone-venv', 'bin', 'python')}\nimport sys\n`, { mode: 0o755 });
+  assert.equal(venv.ready(dir), false);
+  fs.writeFileSync(path.join(dir, 'bin', 'tool'), `#!${path.join(dir, 'bin', 'python')}\nimport sys\n`, { mode: 0o755 });
+  assert.equal(venv.ready(dir), true);
+});
