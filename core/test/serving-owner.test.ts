@@ -63,6 +63,49 @@ test('requests coalesce: one publish at a time plus at most one queued for any n
   }
 });
 
+test('a request while a publish runs shares it when no write was queued since; after a write, one more follows', async () => {
+  const w = make({ autoPublish: false });
+  await w.open();
+  const servedRows = async () => {
+    const r = await Warehouse.openReadOnly(w.servingPath);
+    const c = await r.connect();
+    try {
+      return Number((await c.runAndReadAll('SELECT count(*) FROM t')).getRows()[0]![0]);
+    } finally {
+      c.closeSync();
+      r.closeSync();
+    }
+  };
+  try {
+    await w.write((c) => c.run('CREATE TABLE t AS SELECT range AS a FROM range(1000)'));
+    let before = w.publishes;
+    // (a sync's commit schedules a publish, then the sync asks for one itself: the file is copied once)
+    const first = w.publishServingCopy();
+    const second = w.publishServingCopy();
+    await Promise.all([first, second]);
+    assert.equal(w.publishes - before, 1);
+    assert.equal(w.servingCopyStale, false);
+    assert.equal(await servedRows(), 1000);
+
+    before = w.publishes;
+    const running = w.publishServingCopy();
+    const write = w.write((c) => c.run('INSERT INTO t SELECT range FROM range(500)'));
+    const after = w.publishServingCopy();
+    await Promise.all([running, write, after]);
+    assert.equal(w.publishes - before, 2, 'the write queued behind the running publish gets a publish of its own');
+    assert.equal(await servedRows(), 1500);
+
+    // a hand-off (dbt) may write anything: it counts as a write
+    before = w.publishes;
+    const running2 = w.publishServingCopy();
+    const handoff = w.handoff(async () => undefined);
+    await Promise.all([running2, handoff, w.publishServingCopy()]);
+    assert.equal(w.publishes - before, 2);
+  } finally {
+    await w.close();
+  }
+});
+
 test('bounded writes run under the load memory limit and restore the previous one', async () => {
   const w = make({ autoPublish: false });
   await w.open();

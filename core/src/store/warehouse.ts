@@ -71,6 +71,10 @@ export class Warehouse {
   private publishTimer: NodeJS.Timeout | null = null;
   private scheduledPublish: { promise: Promise<void>; resolve: () => void; reject: (e: unknown) => void } | null = null;
   private stale = false;
+  /** writes queued so far that readers see (not staging), hand-offs included */
+  private writesQueued = 0;
+  /** `writesQueued` when the running publish was queued: the writes it holds (the queue runs in order) */
+  private publishingCovers = -1;
   private loadMemoryLimitMb: number | null = null;
   private servingPublishedAt: Date | null = null;
   /** how the last serving copy was made: a byte copy after a checkpoint, or a logical COPY FROM DATABASE */
@@ -224,6 +228,7 @@ export class Warehouse {
     const body = opts.bounded ? (c: Conn) => this.withMemoryLimit(c, () => fn(c)) : fn;
     const run = this.writeChain.then(() => this.withConn(body));
     this.writeChain = run.catch(() => undefined);
+    if (!opts.staging) this.writesQueued++;
     if (!opts.staging) void run.then(() => this.markStale(), () => this.markStale());
     return run;
   }
@@ -251,6 +256,7 @@ export class Warehouse {
    * reopens. Writes arriving meanwhile queue behind; reads wait (bounded by reopenWaitMs).
    */
   handoff<T>(fn: () => Promise<T>): Promise<T> {
+    this.writesQueued++; // the other process may write anything
     const run = this.writeChain.then(async () => {
       let release!: () => void;
       this.closedUntil = new Promise<void>((r) => (release = r));
@@ -295,6 +301,12 @@ export class Warehouse {
 
   private requestPublish(): Promise<void> {
     if (this.queuedPublish) return this.queuedPublish;
+    // the running publish was queued after every write queued so far: it holds them all (a sync's own
+    // request after its commit's scheduled publish started would otherwise copy the file twice)
+    if (this.publishing && this.publishingCovers === this.writesQueued) {
+      this.stale = false;
+      return this.publishing;
+    }
     if (this.publishing) {
       // the running publish may have missed the latest writes: one more after it, shared
       this.queuedPublish = this.publishing
@@ -317,6 +329,7 @@ export class Warehouse {
     const target = this.opts.servingPath;
     const tmp = `${target}.${process.pid}.tmp`;
     this.stale = false;
+    this.publishingCovers = this.writesQueued;
     this.publishing = this.write(async (c) => {
       fs.rmSync(tmp, { force: true });
       fs.rmSync(`${tmp}.wal`, { force: true });
@@ -325,7 +338,9 @@ export class Warehouse {
       // the WAL the database file is complete and a byte copy of it is a consistent snapshot.
       await c.run('CHECKPOINT');
       const byteCopy = this.walBytes() === 0;
-      if (byteCopy) fs.copyFileSync(this.opts.dbPath, tmp);
+      // on libuv's thread pool (copy_file_range): the main thread goes on meanwhile, e.g. with a
+      // sync's checks (copying a 50M-row warehouse blocked them for ~1 s when done synchronously)
+      if (byteCopy) await fs.promises.copyFile(this.opts.dbPath, tmp);
       await c.run(`ATTACH ${literal(tmp)} AS basin_serving_tmp`);
       try {
         // slow path (a reader's open transaction kept the checkpoint from finishing): logical copy
