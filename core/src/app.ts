@@ -44,6 +44,12 @@ export interface BootOptions {
   notice?: (message: string) => void;
   /** set by the CLI's boot (ctx.launchedByCli) */
   launchedByCli?: boolean;
+  /**
+   * For a command that serves no request (`basin sync` from the shell): the plugins' routes are checked
+   * at registration but added to fastify only when it boots (an inject, a listen), and boot does not
+   * wait for fastify to be ready. Everything else (services, event listeners, hooks) registers as always.
+   */
+  deferRoutes?: boolean;
   /** minimum request-body rate before 408 (tests shorten the window) */
   bodyRate?: BodyRateOptions;
   /**
@@ -223,6 +229,8 @@ async function assembleApp(opts: BootOptions, lock: ProjectLock): Promise<BasinA
   const statusContributors: StatusContributor[] = [];
   const starters: Array<() => Promise<void> | void> = [];
   const afterRegister: Array<() => Promise<void> | void> = [];
+  const deferredRoutes: Array<() => void> | undefined = opts.deferRoutes ? [] : undefined;
+  let closed = false;
   const stoppers: Array<() => Promise<void> | void> = [];
 
   for (const plugin of plugins) {
@@ -234,7 +242,7 @@ async function assembleApp(opts: BootOptions, lock: ProjectLock): Promise<BasinA
       clock,
       log: log.child({ plugin: plugin.name }),
       http,
-      routes: createRegistrar(http, plugin.name, (p) => permissions.has(p)),
+      routes: createRegistrar(http, plugin.name, (p) => permissions.has(p), deferredRoutes),
       provide,
       resolve,
       tryResolve,
@@ -260,11 +268,21 @@ async function assembleApp(opts: BootOptions, lock: ProjectLock): Promise<BasinA
   for (const [name, r] of Object.entries(opts.overrides ?? {})) container.register(name, r);
   for (const fn of afterRegister) await fn();
   startupMark('after-register hooks');
-  await http.ready();
-  startupMark('fastify ready');
+  if (deferredRoutes) {
+    // a fastify plugin sharing the root's context (skip-override, as fastify-plugin marks it): fastify
+    // runs it when it boots, which close() also does, so it adds nothing once the app is closing
+    const addRoutes = async () => {
+      if (!closed) for (const add of deferredRoutes.splice(0)) add();
+    };
+    Object.assign(addRoutes, { [Symbol.for('skip-override')]: true });
+    void http.register(addRoutes);
+    startupMark(`${deferredRoutes.length} routes deferred`);
+  } else {
+    await http.ready();
+    startupMark('fastify ready');
+  }
 
   let started = false;
-  let closed = false;
   const app: BasinApp = {
     config,
     container,

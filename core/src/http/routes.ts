@@ -77,7 +77,11 @@ export interface RouteDocs {
   errors?: CatalogedError[];
 }
 
-export function createRegistrar(app: FastifyInstance, owner: string, isKnownPermission: (p: string) => boolean): RouteRegistrar {
+/**
+ * `deferred`: the routes are checked now but added to fastify by whoever runs the list (the app, when
+ * fastify boots); a one-shot CLI command that serves no request never pays for adding them.
+ */
+export function createRegistrar(app: FastifyInstance, owner: string, isKnownPermission: (p: string) => boolean, deferred?: Array<() => void>): RouteRegistrar {
   function add<S extends RouteSchema>(method: HTTPMethods | HTTPMethods[], url: string, opts: RouteOptions<S>, handler: Handler<S>): void {
     if (!opts || !opts.permission) throw new Error(`Route ${method} ${url} from plugin "${owner}" declares no permission; declare 'public', 'auth' or a permission.`);
     if (opts.permission !== 'public' && opts.permission !== 'auth' && !isKnownPermission(opts.permission)) {
@@ -87,7 +91,7 @@ export function createRegistrar(app: FastifyInstance, owner: string, isKnownPerm
     const tags = schema?.tags ?? [owner];
     const docs: RouteDocs = { response: opts.response, errors: opts.errors };
     const routeSchema: FastifySchema = schema ? { ...schema, tags, ...(schema.hide ? { hide: true } : {}) } : { tags };
-    app.route({
+    const addRoute = () => app.route({
       method,
       url,
       bodyLimit,
@@ -104,6 +108,8 @@ export function createRegistrar(app: FastifyInstance, owner: string, isKnownPerm
       // the request's parts were validated against `schema`, which is what BasinRequest<S> types them as
       handler: handler as RouteHandlerMethod,
     });
+    if (deferred) deferred.push(addRoute);
+    else addRoute();
   }
   return {
     add,

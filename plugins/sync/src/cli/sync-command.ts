@@ -81,7 +81,9 @@ async function syncThroughServer(cli: CliContext, server: ServerInfo, names: str
 async function syncInProcess(cli: CliContext, projectDir: string, names: string[] | null, fullRefresh: boolean): Promise<SyncRecord[]> {
   const out = (s: string) => cli.stdout.write(`${s}\n`);
   const bootStart = performance.now();
-  const app = await cli.boot({ projectDir, logger: false });
+  // no request is served here: the plugins' routes are not added to fastify (every hook, listener and
+  // service of the sync registers as in a server)
+  const app = await cli.boot({ projectDir, logger: false, deferRoutes: true });
   const bootMs = performance.now() - bootStart;
   const phases = new Map<string, Partial<Record<SyncPhase, number>>>();
   let records: SyncRecord[] = [];
