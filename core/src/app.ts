@@ -45,9 +45,10 @@ export interface BootOptions {
   /** set by the CLI's boot (ctx.launchedByCli) */
   launchedByCli?: boolean;
   /**
-   * For a command that serves no request (`basin sync` from the shell): the plugins' routes are checked
-   * at registration but added to fastify only when it boots (an inject, a listen), and boot does not
-   * wait for fastify to be ready. Everything else (services, event listeners, hooks) registers as always.
+   * For a command that serves no request (`basin sync` from the shell): the plugins' routes (and the
+   * OpenAPI document) are checked at registration but added to fastify only when it boots (an inject, a
+   * listen), and boot does not wait for fastify to be ready. Everything else (services, event
+   * listeners, hooks) registers as always.
    */
   deferRoutes?: boolean;
   /** minimum request-body rate before 408 (tests shorten the window) */
@@ -174,9 +175,9 @@ async function assembleApp(opts: BootOptions, lock: ProjectLock): Promise<BasinA
   const clock = opts.clock ?? systemClock;
   const routeTable = new RouteTable();
   // fastify and its plugins load with the first app a process builds, not with the CLI's command table
-  const { buildServer } = await import('./http/server.js');
+  const { buildServer, registerDocs } = await import('./http/server.js');
   startupMark('config loaded');
-  const http = await buildServer({ logger: opts.logger ?? false, routeTable, version: BASIN_VERSION, title: 'Basin', bodyRate: opts.bodyRate });
+  const http = await buildServer({ logger: opts.logger ?? false, routeTable, version: BASIN_VERSION, title: 'Basin', bodyRate: opts.bodyRate, withoutDocs: opts.deferRoutes });
   const log: Logger = http.log;
   const events = new EventBus((event, err) => log.error({ err, event }, 'event listener failed'), () => clock.now());
 
@@ -271,8 +272,10 @@ async function assembleApp(opts: BootOptions, lock: ProjectLock): Promise<BasinA
   if (deferredRoutes) {
     // a fastify plugin sharing the root's context (skip-override, as fastify-plugin marks it): fastify
     // runs it when it boots, which close() also does, so it adds nothing once the app is closing
-    const addRoutes = async () => {
-      if (!closed) for (const add of deferredRoutes.splice(0)) add();
+    const addRoutes = async (root: typeof http) => {
+      if (closed) return;
+      await registerDocs(root, { title: 'Basin', version: BASIN_VERSION });
+      for (const add of deferredRoutes.splice(0)) add();
     };
     Object.assign(addRoutes, { [Symbol.for('skip-override')]: true });
     void http.register(addRoutes);

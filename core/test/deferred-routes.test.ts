@@ -16,7 +16,7 @@ const probe = definePlugin({
 });
 const probeRoutes = (routes: Array<{ owner: string }>) => routes.filter((r) => r.owner === 'probe').length;
 
-test('deferred routes are added when fastify boots (an inject), with the hooks, validation and errors of every route', async () => {
+test('deferred routes are added when fastify boots (an inject), with the hooks, validation, errors and OpenAPI document of every route', async () => {
   const app = await createApp({ projectDir: makeProject(), plugins: [probe], deferRoutes: true });
   try {
     assert.equal(registered, 1, 'the plugin registers as always');
@@ -33,6 +33,9 @@ test('deferred routes are added when fastify boots (an inject), with the hooks, 
     const cross = await app.http.inject({ method: 'POST', url: '/api/probe', payload: { n: 1 }, headers: { origin: 'http://evil.example' } });
     assert.equal(cross.statusCode, 403);
     assert.equal(cross.json().error.code, 'csrf_rejected');
+    // the OpenAPI document (registered with them) lists them
+    const doc = (await app.http.inject({ method: 'GET', url: '/api/docs/json' })).json();
+    assert.equal(doc.paths['/api/probe'].post['x-permission'], 'probe.use');
   } finally {
     await app.close();
   }

@@ -26,6 +26,8 @@ export interface ServerOptions {
   trustProxy?: boolean;
   /** minimum rate of a request body before 408 (slow-body-guard.ts); tests use a short window */
   bodyRate?: BodyRateOptions;
+  /** leave the OpenAPI document and its pages out; the caller adds them with `registerDocs` (deferred boots) */
+  withoutDocs?: boolean;
 }
 
 /** Builds the fastify instance every plugin adds routes to: logging, cookies, guard, errors, OpenAPI. */
@@ -75,6 +77,12 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     route.onRequest = [...existing, guard];
   });
 
+  if (!opts.withoutDocs) await registerDocs(app, opts);
+  return app;
+}
+
+/** The OpenAPI document (every route added after this is in it) and its pages: /api/docs, /api/redoc. */
+export async function registerDocs(app: FastifyInstance, opts: Pick<ServerOptions, 'title' | 'version'>): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',
@@ -113,5 +121,4 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   app.get('/api/redoc/redoc.standalone.js', { config: { permission: 'public', owner: 'core' }, schema: { hide: true } }, async (_req, reply) => {
     reply.type('application/javascript').header('cache-control', 'public, max-age=86400').send(fs.createReadStream(redocBundle));
   });
-  return app;
 }
