@@ -61,6 +61,8 @@ function prepare(): { project: string; csvDir: string; bytes: number } {
 interface Run {
   ms: number;
   rssMb: number;
+  /** CPU seconds of the process (all threads): on 2 cores both keep the cores busy, so wall follows CPU */
+  cpuS: number;
   out: string;
 }
 
@@ -78,7 +80,8 @@ function timed(exe: string, args: string[]): Promise<Run> {
     child.on('exit', (code) => {
       const ms = performance.now() - t0;
       if (code !== 0) return reject(new Error(`${path.basename(exe)} ${args.join(' ')} exited ${code}:\n${out}`));
-      resolve({ ms, rssMb: Number(fs.readFileSync(rssFile, 'utf8')), out });
+      const [rssMb, cpuS] = fs.readFileSync(rssFile, 'utf8').split(' ').map(Number);
+      resolve({ ms, rssMb: rssMb!, cpuS: cpuS!, out });
     }),
   );
 }
@@ -101,7 +104,8 @@ for (let i = 0; i < reps; i++) {
   wipe();
   first.push(await timed(basin, ['sync', 'orders', '--project', project]));
   full.push(await timed(basin, ['sync', 'orders', '--full-refresh', '--project', project]));
-  console.log(`  run ${i + 1}: CTAS ${(ctas[i]!.ms / 1000).toFixed(2)} s ${ctas[i]!.rssMb} MB | first sync ${(first[i]!.ms / 1000).toFixed(2)} s ${first[i]!.rssMb} MB | --full-refresh ${(full[i]!.ms / 1000).toFixed(2)} s ${full[i]!.rssMb} MB`);
+  const show = (r: Run) => `${(r.ms / 1000).toFixed(2)} s (CPU ${r.cpuS.toFixed(2)} s) ${r.rssMb} MB`;
+  console.log(`  run ${i + 1}: CTAS ${show(ctas[i]!)} | first sync ${show(first[i]!)} | --full-refresh ${show(full[i]!)}`);
 }
 fs.rmSync(ctasDb, { force: true });
 const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -110,6 +114,7 @@ const cr = med(ctas.map((r) => r.rssMb));
 for (const [name, runs] of [['first sync', first], ['--full-refresh', full]] as const) {
   const m = med(runs.map((r) => r.ms));
   const r = med(runs.map((x) => x.rssMb));
-  console.log(`basin sync (${name}): ${(m / 1000).toFixed(2)} s, peak RSS ${r} MB | CTAS ${(c / 1000).toFixed(2)} s, peak RSS ${cr} MB | ratio ${(m / c).toFixed(3)} (target <= 1.1 ${m / c <= 1.1 ? 'MET' : 'MISSED'}), RSS ${r <= cr ? 'MET' : 'MISSED'}`);
+  const cpu = med(runs.map((x) => x.cpuS)) / med(ctas.map((x) => x.cpuS));
+  console.log(`basin sync (${name}): ${(m / 1000).toFixed(2)} s, peak RSS ${r} MB | CTAS ${(c / 1000).toFixed(2)} s, peak RSS ${cr} MB | ratio ${(m / c).toFixed(3)} (target <= 1.1 ${m / c <= 1.1 ? 'MET' : 'MISSED'}), RSS ${r <= cr ? 'MET' : 'MISSED'}, CPU ratio ${cpu.toFixed(3)}`);
 }
 console.log(`last --full-refresh output:\n${full.at(-1)!.out.trim().replace(/^/gm, '  | ')}`);

@@ -16,16 +16,31 @@ export default defineConfig([
     clean: ['!vendor/*.cjs', '!vendor/*.cjs.map'],
     sourcemap: true,
     ...base,
-    noExternal: [...(base.noExternal ?? []), ...http],
+    noExternal: [...(base.noExternal ?? []), ...http, '@duckdb/node-api'],
     esbuildOptions(options, ctx) {
       base.esbuildOptions?.(options, ctx);
-      options.alias = { ...options.alias, ...Object.fromEntries(http.map((n) => [n, shim(n)])) };
+      options.alias = { ...options.alias, ...Object.fromEntries(http.map((n) => [n, shim(n)])), '@duckdb/node-api': '@basin/core/vendor/duckdb' };
     },
   },
   // yaml and awilix as one CommonJS file each: required synchronously on first use (lazy-deps.ts)
   // (minified: V8 keeps a module's source in memory for as long as its functions may be compiled; the
   // source maps beside them map stack traces back)
   { entry: { 'vendor/yaml': 'src/vendor/yaml.ts', 'vendor/awilix': 'src/vendor/awilix.ts' }, format: ['cjs'], target: 'node20', clean: false, sourcemap: true, minify: true, noExternal: ['yaml', 'awilix'], esbuildOptions: base.esbuildOptions },
+  // @duckdb/node-api as one CommonJS file (~180 modules otherwise), loaded when the warehouse opens;
+  // the native addon it requires stays a package of its own
+  {
+    entry: { 'vendor/duckdb': 'src/vendor/duckdb.ts' },
+    format: ['cjs'],
+    target: 'node20',
+    clean: false,
+    sourcemap: true,
+    minify: true,
+    noExternal: ['@duckdb/node-api'],
+    external: ['@duckdb/node-bindings'],
+    esbuildOptions(options) {
+      options.charset = 'ascii';
+    },
+  },
   // fastify's parts as one CommonJS file, @fastify/http-proxy as another; @fastify/swagger's own
   // `require('yaml')` gets core's copy above
   {

@@ -4,7 +4,9 @@
 // - the SDK bundles TypeBox into its own output and exports it as '@basin/sdk/typebox' (and /value);
 // - core re-exports it as '@basin/core/typebox' and bundles yaml, awilix, fastify's parts and
 //   @fastify/http-proxy as CommonJS files (core/tsup.config.ts);
-// - every other package's imports of '@sinclair/typebox', 'yaml' and '@fastify/http-proxy' are aliased to those at build
+// - core bundles @duckdb/node-api (~180 modules) the same way, loaded when the warehouse opens;
+// - every other package's imports of '@sinclair/typebox', 'yaml', '@fastify/http-proxy' and
+//   '@duckdb/node-api' are aliased to those at build
 //   time, so one copy of each is loaded (one TypeBox FormatRegistry, as before).
 // Run from sources (BASIN_DEV=1, tsx, tests) every import still names the real package.
 import fs from 'node:fs';
@@ -28,7 +30,7 @@ export function vendored({ dir = process.cwd(), bundle = [] } = {}) {
     pkg.name === '@basin/core'
       ? { '@sinclair/typebox': '@basin/sdk/typebox' }
       : deps['@basin/core']
-        ? { '@sinclair/typebox': '@basin/core/typebox', yaml: '@basin/core/yaml', '@fastify/http-proxy': '@basin/core/vendor/http-proxy' }
+        ? { '@sinclair/typebox': '@basin/core/typebox', yaml: '@basin/core/yaml', '@fastify/http-proxy': '@basin/core/vendor/http-proxy', '@duckdb/node-api': '@basin/core/vendor/duckdb' }
         : deps['@basin/sdk']
           ? { '@sinclair/typebox': '@basin/sdk/typebox' }
           : {};
