@@ -49,6 +49,38 @@ test('a write makes the copy stale and the warehouse publishes it; staging write
   }
 });
 
+test('a scheduled publish waits while writes are queued or running (a load, then its commit): one copy after them', async () => {
+  const w = make();
+  await w.open();
+  try {
+    await w.servingCopySettled();
+    const before = w.publishes;
+    await w.write((c) => c.run('CREATE TABLE raw AS SELECT 1 AS a')); // stale: a publish is scheduled
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    // a long staging write (a load's statement) holds the queue past the publish delay
+    const load = w.write(async (c) => {
+      await c.run('CREATE TABLE stg AS SELECT range AS a FROM range(1000)');
+      await gate;
+    }, { staging: true });
+    await new Promise((r) => setTimeout(r, 100)); // five publish delays
+    assert.equal(w.publishes, before, 'no publish queued behind the running write');
+    release();
+    await load;
+    await w.write((c) => c.run('INSERT INTO raw SELECT a FROM stg')); // the commit
+    await w.servingCopyReady(5000);
+    await w.servingCopySettled();
+    assert.equal(w.publishes, before + 1, 'one copy, after the commit');
+    const r = await Warehouse.openReadOnly(w.servingPath);
+    const c = await r.connect();
+    assert.equal(Number((await c.runAndReadAll('SELECT count(*) FROM raw')).getRows()[0]![0]), 1001);
+    c.closeSync();
+    r.closeSync();
+  } finally {
+    await w.close();
+  }
+});
+
 test('requests coalesce: one publish at a time plus at most one queued for any number of requests', async () => {
   const w = make({ autoPublish: false });
   await w.open();

@@ -75,6 +75,8 @@ export class Warehouse {
   private writesQueued = 0;
   /** `writesQueued` when the running publish was queued: the writes it holds (the queue runs in order) */
   private publishingCovers = -1;
+  /** writes (any kind, hand-offs and publishes included) queued or running now */
+  private writesInQueue = 0;
   private loadMemoryLimitMb: number | null = null;
   private servingPublishedAt: Date | null = null;
   /** how the last serving copy was made: a byte copy after a checkpoint, or a logical COPY FROM DATABASE */
@@ -155,7 +157,19 @@ export class Warehouse {
     promise.catch((err) => this.opts.onPublishError?.(err));
     this.scheduledPublish = { promise, resolve, reject };
     // not unref'd: whoever waits for the copy (servingCopySettled) must not see the process exit first
-    this.publishTimer = setTimeout(() => this.fireScheduled(), this.opts.publishDelayMs ?? 50);
+    this.publishTimer = setTimeout(() => this.onPublishTimer(), this.opts.publishDelayMs ?? 50);
+  }
+
+  /**
+   * Writes have paused for the delay, unless some are still queued or running: then look again later.
+   * A copy started now would wait behind them in the queue anyway, and it would hold a write that is
+   * about to be replaced (a sync: a load's statement, then its commit; a first sync opening a
+   * warehouse without a serving copy copied the whole staging table before the commit could run).
+   */
+  private onPublishTimer(): void {
+    this.publishTimer = null;
+    if (this.writesInQueue > 0) this.publishTimer = setTimeout(() => this.onPublishTimer(), this.opts.publishDelayMs ?? 50);
+    else this.fireScheduled();
   }
 
   private fireScheduled(): void {
@@ -228,9 +242,18 @@ export class Warehouse {
     const body = opts.bounded ? (c: Conn) => this.withMemoryLimit(c, () => fn(c)) : fn;
     const run = this.writeChain.then(() => this.withConn(body));
     this.writeChain = run.catch(() => undefined);
+    this.countInQueue(run);
     if (!opts.staging) this.writesQueued++;
     if (!opts.staging) void run.then(() => this.markStale(), () => this.markStale());
     return run;
+  }
+
+  private countInQueue(run: Promise<unknown>): void {
+    this.writesInQueue++;
+    void run.then(
+      () => this.writesInQueue--,
+      () => this.writesInQueue--,
+    );
   }
 
   /** the one place the load memory limit is applied: set for `fn`, the previous limit restored after */
@@ -282,6 +305,7 @@ export class Warehouse {
       }
     });
     this.writeChain = run.catch(() => undefined);
+    this.countInQueue(run);
     return run;
   }
 
