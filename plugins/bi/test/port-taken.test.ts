@@ -60,14 +60,9 @@ const log = {
   child: () => log,
 };
 
-test('Superset starts on the next free port when another program holds platform.bi_port, and `port` says where', async () => {
-  const dir = tempDir();
-  const venvDir = fakeSupersetVenv(dir);
-  const configured = await freePort();
-  // another program (another project's Superset, an orphan) on the configured port
-  const other = net.createServer((s) => s.end()).listen(configured, '127.0.0.1');
-  await new Promise((r) => other.once('listening', r));
-  const supervisor = new SupersetSupervisor({
+/** a supervisor of the fake venv with `configured` as platform.bi_port */
+function supervisorOn(dir: string, venvDir: string, configured: number): SupersetSupervisor {
+  return new SupersetSupervisor({
     venv: supersetVenv,
     venvDir,
     home: path.join(dir, '.basin', 'bi'),
@@ -77,6 +72,16 @@ test('Superset starts on the next free port when another program holds platform.
     log: log as never,
     onDatabaseId: () => {},
   });
+}
+
+test('Superset starts on the next free port when another program holds platform.bi_port, and `port` says where', async () => {
+  const dir = tempDir();
+  const venvDir = fakeSupersetVenv(dir);
+  const configured = await freePort();
+  // another program (another project's Superset, an orphan) on the configured port
+  const other = net.createServer((s) => s.end()).listen(configured, '127.0.0.1');
+  await new Promise((r) => other.once('listening', r));
+  const supervisor = supervisorOn(dir, venvDir, configured);
   try {
     await supervisor.start();
     assert.equal(supervisor.current.state, 'running');
@@ -96,16 +101,7 @@ test('a port taken between the free-port check and the bind is retried on the ne
   const configured = await freePort();
   // free when the supervisor looks, taken when gunicorn binds it
   const venvDir = fakeSupersetVenv(dir, [configured]);
-  const supervisor = new SupersetSupervisor({
-    venv: supersetVenv,
-    venvDir,
-    home: path.join(dir, '.basin', 'bi'),
-    port: () => configured,
-    servingPath: () => path.join(dir, 'data', 'serving.db'),
-    startTimeoutMs: () => 20_000,
-    log: log as never,
-    onDatabaseId: () => {},
-  });
+  const supervisor = supervisorOn(dir, venvDir, configured);
   try {
     await supervisor.start();
     assert.equal(supervisor.current.state, 'running');
