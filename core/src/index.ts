@@ -27,6 +27,8 @@ export * from './plugin/refs.js';
 export * from './store/warehouse.js';
 export * from './warehouse/interface.js';
 export { companionConnection, companionProcessEnv, companionWarehouseEnv } from './warehouse/companion-env.js';
+export { diesWithParent } from './dies-with-parent.js';
+export { localPortFree } from './local-port.js';
 export * from './warehouse/companion-venv.js';
 export * from './warehouse/portable-types.js';
 export * from './warehouse/registry.js';

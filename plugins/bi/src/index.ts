@@ -72,7 +72,7 @@ export default definePlugin({
       const conn = client.capabilities.servingCopy ? null : connection();
       dashboards = await provisionDashboards({
         dir: path.join(config.projectDir, 'dashboards'),
-        port: config.platform.bi_port,
+        port: supervisor.port,
         secret: supervisor.proxySecret,
         identity,
         databaseId,
@@ -122,7 +122,7 @@ export default definePlugin({
     ctx.events.on('tx_run_completed', (p: TxRunCompleted) => {
       if (!retrying && !closed && p.status === 'success' && dashboards.some((d) => d.state === 'failed')) void retryAfterPublish().catch((e) => ctx.log.warn({ err: e }, 'dashboard provisioning failed'));
     });
-    await registerBiProxy(ctx, { supervisor, port: () => config.platform.bi_port, password });
+    await registerBiProxy(ctx, { supervisor, port: () => supervisor.port, password });
 
     ctx.health(() => ({ bi: { ...supervisor.current, dashboards } }));
     ctx.status(() => {
@@ -160,7 +160,7 @@ export default definePlugin({
       const authn = ctx.tryResolve(coreServices.authenticator);
       const principal = authn?.authenticateHeaders ? await authn.authenticateHeaders({ cookie: session.split(';')[0] }, req.ip) : null;
       if (!principal?.userId || principal.partial || principal.pending || !principal.permissions.has('dashboard.view')) return payload;
-      const value = await openSupersetSession(config.platform.bi_port, supervisor.proxySecret, identityOf(principal, password), 5000);
+      const value = await openSupersetSession(supervisor.port, supervisor.proxySecret, identityOf(principal, password), 5000);
       if (value) reply.header('set-cookie', [...set, `${BI_COOKIE}=${value}; Path=/bi; HttpOnly; SameSite=Lax${session.includes('Secure') ? '; Secure' : ''}`]);
       return payload;
     });

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { companionProcessEnv, writeFileAtomic, type Logger, type ManagedVenv, type ReadOnlyConnection } from '@basin/core';
+import { companionProcessEnv, diesWithParent, localPortFree, writeFileAtomic, type Logger, type ManagedVenv, type ReadOnlyConnection } from '@basin/core';
 import { PROVISION_SCRIPT, SUPERSET_CONFIG } from './superset-files.js';
 
 export type SupersetState = 'stopped' | 'installing' | 'initializing' | 'starting' | 'running' | 'failed';
@@ -35,9 +35,20 @@ export interface SupervisorDeps {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** gunicorn could not bind the port it was given; `failure` is the error to show if no other port works */
+class PortTakenError extends Error {
+  constructor(readonly failure: Error) {
+    super('Superset port taken');
+  }
+}
+
+/** ports tried after platform.bi_port when another program holds it */
+const PORT_TRIES = 20;
+
 /**
  * Installs, initialises, starts and keeps Superset running on 127.0.0.1:platform.bi_port (gunicorn,
- * one worker with threads); restarts it with a growing pause when it dies; stops it on shutdown.
+ * one worker with threads), or on the next free port when another program holds that one; restarts
+ * it with a growing pause when it dies; stops it on shutdown, and it stops by itself when Basin dies.
  */
 export class SupersetSupervisor {
   private child: ChildProcess | null = null;
@@ -49,8 +60,15 @@ export class SupersetSupervisor {
   private running: Promise<void> | null = null;
   /** the warehouse's database id in Superset (null before the first start) */
   databaseId: number | null = null;
+  /** the port gunicorn was last started on */
+  private boundPort: number | null = null;
 
   constructor(private readonly d: SupervisorDeps) {}
+
+  /** where Superset listens: platform.bi_port, or the free port it was started on instead */
+  get port(): number {
+    return this.boundPort ?? this.d.port();
+  }
 
   get current(): SupersetStatus {
     return { ...this.status, last_output: this.status.state === 'failed' ? this.output.slice(-20) : [] };
@@ -105,7 +123,8 @@ export class SupersetSupervisor {
   /** Runs a Superset command to completion; throws with its last output when it fails. */
   private exec(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
     return new Promise((resolve, reject) => {
-      const c = spawn(cmd, args, { cwd: this.d.home, env: { ...this.env(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const run = diesWithParent(cmd, args);
+      const c = spawn(run.command, run.args, { cwd: this.d.home, env: { ...this.env(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
       c.stdout.on('data', (b: Buffer) => {
         out += b.toString();
@@ -156,26 +175,60 @@ export class SupersetSupervisor {
     if (this.databaseId !== null && this.d.afterStart) await this.d.afterStart(this.databaseId).catch((e) => this.d.log.warn({ err: e }, 'Superset: dashboard provisioning failed'));
   }
 
+  /**
+   * Starts gunicorn on platform.bi_port or, when another program holds it (another project's Superset,
+   * anything on 3000), on the next free port: the proxy and the sign-on follow `port`.
+   */
   private async launch(): Promise<void> {
     this.status.state = 'starting';
-    const port = this.d.port();
-    const child = spawn(this.bin('gunicorn'), ['-w', '1', '-k', 'gthread', '--threads', '8', '-b', `127.0.0.1:${port}`, '--timeout', '120', '--graceful-timeout', '5', 'superset.app:create_app()'], {
+    const configured = this.d.port();
+    const taken = new Set<number>();
+    for (let attempt = 1; ; attempt++) {
+      let port = configured;
+      while ((taken.has(port) || !(await localPortFree(port))) && port < configured + PORT_TRIES) port++;
+      if (port >= configured + PORT_TRIES) throw new Error(`ports ${configured}-${configured + PORT_TRIES - 1} are all taken; set platform.bi_port in .basin/project.yml to a free port`);
+      try {
+        await this.launchOn(port);
+        if (port !== configured) this.d.log.warn({ port, configured }, `port ${configured} (platform.bi_port) is taken by another program; Superset runs on ${port} behind /bi/`);
+        return;
+      } catch (e) {
+        if (!(e instanceof PortTakenError) || attempt >= 5) throw e instanceof PortTakenError ? e.failure : e;
+        taken.add(port);
+      }
+    }
+  }
+
+  private async launchOn(port: number): Promise<void> {
+    const gunicorn = diesWithParent(this.bin('gunicorn'), ['-w', '1', '-k', 'gthread', '--threads', '8', '-b', `127.0.0.1:${port}`, '--timeout', '120', '--graceful-timeout', '5', 'superset.app:create_app()']);
+    const child = spawn(gunicorn.command, gunicorn.args, {
       cwd: this.d.home,
       env: this.env(),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;
-    child.stdout?.on('data', (b: Buffer) => this.remember(b));
-    child.stderr?.on('data', (b: Buffer) => this.remember(b));
+    // gunicorn's own lines (the provisioning script may write beside it): did it fail to bind?
+    let portTaken = false;
+    const watch = (b: Buffer) => {
+      this.remember(b);
+      if (/address already in use|connection in use/i.test(b.toString())) portTaken = true;
+    };
+    child.stdout?.on('data', watch);
+    child.stderr?.on('data', watch);
+    let up = false;
     child.once('exit', (code, signal) => {
       if (this.child === child) this.child = null;
-      if (this.stopping) return;
+      // a start that could not bind is retried on another port by launch()
+      if (this.stopping || (!up && portTaken)) return;
       this.fail(`Superset exited (${signal ?? `code ${code}`})`);
       void this.restartLater();
     });
     const deadline = Date.now() + this.d.startTimeoutMs();
     for (;;) {
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`Superset exited while starting: ${this.output.slice(-5).join(' | ')}`);
+      if (child.exitCode !== null || child.signalCode !== null) {
+        const failure = new Error(`Superset exited while starting: ${this.output.slice(-5).join(' | ')}`);
+        // the port was free a moment ago: someone bound it before gunicorn did
+        throw portTaken ? new PortTakenError(failure) : failure;
+      }
       try {
         const res = await fetch(`http://127.0.0.1:${port}/bi/health`);
         if (res.ok) break;
@@ -188,6 +241,8 @@ export class SupersetSupervisor {
       }
       await sleep(300);
     }
+    up = true;
+    this.boundPort = port;
     this.status = { ...this.status, state: 'running', started_at: new Date().toISOString(), error: null };
     this.d.log.info({ port, pid: child.pid }, 'Superset is running');
   }

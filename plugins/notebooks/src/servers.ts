@@ -1,11 +1,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { companionProcessEnv, companionWarehouseEnv, type Logger, type ReadOnlyConnection } from '@basin/core';
+import { companionProcessEnv, companionWarehouseEnv, diesWithParent, localPortFree, type Logger, type ReadOnlyConnection } from '@basin/core';
 import { notebookErrors } from './errors.js';
 
 /** One running marimo server, serving one notebook under /notebooks/{name}/ on a loopback port. */
@@ -52,14 +51,6 @@ class PortTakenError extends Error {
   constructor(readonly failure: Error) {
     super('notebook port taken');
   }
-}
-
-function portFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.once('error', () => resolve(false));
-    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
-  });
 }
 
 /**
@@ -110,7 +101,7 @@ export class NotebookServers {
     const used = new Set([...this.list().map((s) => s.port), ...skip]);
     const base = this.d.basePort();
     for (let port = base; port < base + 200 && port < 65536; port++) {
-      if (!used.has(port) && (await portFree(port))) return port;
+      if (!used.has(port) && (await localPortFree(port))) return port;
     }
     throw notebookErrors.notebook_port_unavailable({ base });
   }
@@ -147,7 +138,9 @@ export class NotebookServers {
     const tokenFile = path.join(tokenDir, 'token');
     fs.writeFileSync(tokenFile, token, { mode: 0o600 });
     const args = ['edit', this.d.notebookFile(name), '--host', '127.0.0.1', '-p', String(port), '--headless', '--skip-update-check', '--base-url', `/notebooks/${name}`, '--token-password-file', tokenFile];
-    const child = spawn(marimo, args, {
+    // stops with Basin, a SIGKILL included: an orphaned marimo kept its port and the notebook's file
+    const run = diesWithParent(marimo, args);
+    const child = spawn(run.command, run.args, {
       cwd: this.d.projectDir,
       stdio: ['ignore', 'pipe', 'pipe'],
       // the templates read through basin_warehouse (on PYTHONPATH): the serving copy, or the server warehouse's read-only user

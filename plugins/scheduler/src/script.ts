@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
-import { resolveInside } from '@basin/core';
+import { diesWithParent, resolveInside } from '@basin/core';
 import { scriptRelative } from './config.js';
 
 /** The interpreter for `script` schedules: the project's dbt venv python when present, else python3 on PATH. */
@@ -33,7 +33,9 @@ const KILL_GRACE_MS = 5000;
  */
 export function runScript(opts: { python: string; script: string; cwd: string; signal: AbortSignal; log: (chunk: string) => void; env?: NodeJS.ProcessEnv }): Promise<{ exitCode: number | null; signal: NodeJS.Signals | null }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(opts.python, [opts.script], { cwd: opts.cwd, env: { ...process.env, ...opts.env, PYTHONUNBUFFERED: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // a script run by Basin stops with it (a SIGKILL included) instead of running on unsupervised
+    const run = diesWithParent(opts.python, [opts.script]);
+    const child = spawn(run.command, run.args, { cwd: opts.cwd, env: { ...process.env, ...opts.env, PYTHONUNBUFFERED: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let killTimer: NodeJS.Timeout | undefined;
     const onAbort = () => {
       child.kill('SIGTERM');

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import readline from 'node:readline';
+import { diesWithParent } from '@basin/core';
 import { parseDbtLogLine, type DbtLogLine } from './dbt-log.js';
 
 export interface DbtInvocation {
@@ -32,7 +33,9 @@ export interface DbtExit {
 export function runDbt(inv: DbtInvocation): Promise<DbtExit> {
   return new Promise((resolve) => {
     const args = [...inv.args, '--project-dir', inv.projectDir, '--profiles-dir', inv.target?.profilesDir ?? inv.projectDir, '--log-format', 'json', '--log-level', 'debug', '--no-use-colors'];
-    const child = spawn(inv.dbt, args, {
+    // stops with Basin, a SIGKILL included: an orphaned dbt kept writing to the warehouse file
+    const run = diesWithParent(inv.dbt, args);
+    const child = spawn(run.command, run.args, {
       cwd: inv.projectDir,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
-import { CliExit, colourEnabled, EXIT, loadProjectConfig, runningServer, type CliContext } from '@basin/core';
+import { CliExit, colourEnabled, diesWithParent, EXIT, loadProjectConfig, runningServer, type CliContext } from '@basin/core';
 import { dbtExecutable, locateVenv, venvReady } from '../venv.js';
 
 /** same file name as production in its own folder: DuckDB names the catalog after the file, and views keep catalog-qualified names */
@@ -35,7 +35,8 @@ export async function runDev(cli: CliContext, projectDir: string, args: string[]
   const dbtArgs = args.length ? args : ['build'];
   out(`dbt ${dbtArgs.join(' ')} on the dev copy ${path.relative(projectDir, copy)} (production is not touched)`);
   const code = await new Promise<number>((resolve) => {
-    const child = spawn(dbtExecutable(venv), [...dbtArgs, '--project-dir', txDir, '--profiles-dir', txDir, '--target-path', 'target-dev', '--log-path', 'logs-dev', ...(colourEnabled(cli.stdout) ? [] : ['--no-use-colors'])], {
+    const run = diesWithParent(dbtExecutable(venv), [...dbtArgs, '--project-dir', txDir, '--profiles-dir', txDir, '--target-path', 'target-dev', '--log-path', 'logs-dev', ...(colourEnabled(cli.stdout) ? [] : ['--no-use-colors'])]);
+    const child = spawn(run.command, run.args, {
       cwd: txDir,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, BASIN_DB_PATH: copy, DBT_SEND_ANONYMOUS_USAGE_STATS: 'false', DBT_NO_VERSION_CHECK: '1' },
