@@ -68,7 +68,12 @@ export default definePlugin({
       for (const p of problems) ctx.log.warn({ monitor: p.monitor, field: p.field }, `monitor invalid: ${p.message}`);
     });
     ctx.onStop(async () => {
-      if (timer) clearTimeout(timer);
+      // a process that ends inside a burst's wait (`basin sync` from the shell) runs its monitors now,
+      // as the server would have: dropping the timer left a CLI sync's monitors never run
+      if (timer) {
+        clearTimeout(timer);
+        flush();
+      }
       await engine.idle();
       engine.close();
     });

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { bootApp, disableAuth, makeProject, runCliCaptured } from '@basin/test';
 
-test('a CLI sync runs the PII check, sends the governance webhook, feeds the catalog and the history, and prints its phases', async (t) => {
+test('a CLI sync runs the PII check, sends the governance webhook, feeds the catalog, the history and the metric monitors, and prints its phases', async (t) => {
   const received: Array<{ event: string; body: any }> = [];
   const rx = http.createServer((req, res) => {
     let data = '';
@@ -29,6 +29,7 @@ test('a CLI sync runs the PII check, sends the governance webhook, feeds the cat
     '.basin/sources.yml': 'version: "1.0"\nsources:\n  - name: people\n    type: local_files\n    local_files:\n      directory: data/people\n',
     '.basin/schedules.yml': `schedules: []\nnotifications:\n  webhooks:\n    - { name: ops, url: "${url}" }\n`,
     'data/people/a.csv': `id,email,score\n${rows}\n`,
+    '.basin/monitors.yml': 'monitors:\n  - name: people_score\n    source_table: raw_people.people\n    value_expression: sum(score)\n',
   });
   disableAuth(dir);
   const yml = path.join(dir, '.basin', 'project.yml');
@@ -57,6 +58,10 @@ test('a CLI sync runs the PII check, sends the governance webhook, feeds the cat
     // the catalog's sync_completed listener recorded the sync's freshness
     const people = summary.json().sources.find((s: any) => s.name === 'people');
     assert.equal(people?.freshness?.rows_last_sync, 40, summary.body);
+    // the monitors of the synced source ran before the process ended (they wait 2 s for more syncs)
+    const monitoring = (await app.http.inject({ method: 'GET', url: '/api/monitoring' })).json();
+    assert.ok(monitoring.last_run, JSON.stringify(monitoring));
+    assert.ok(monitoring.monitors.some((m: any) => m.name === 'people_score' && m.latest), JSON.stringify(monitoring));
     // the serving copy readers open holds the synced table
     assert.equal(app.warehouse.servingCopyStale, false);
   } finally {
