@@ -127,7 +127,9 @@ export default definePlugin({
       });
       try {
         const rec = await autoRun.flush();
-        if (rec) ctx.notice(`dbt run ${rec.id}: ${rec.status}${rec.error ? ` (${rec.error.split('\n')[0]})` : ''}`);
+        // its time: `basin sync` counts it in its `close` phase (the run happens as the command ends)
+        const took = rec?.started_at && rec.finished_at ? ` in ${((Date.parse(rec.finished_at) - Date.parse(rec.started_at)) / 1000).toFixed(2)} s` : '';
+        if (rec) ctx.notice(`dbt run ${rec.id}: ${rec.status}${took}${rec.error ? ` (${rec.error.split('\n')[0]})` : ''}`);
       } finally {
         stop();
       }

@@ -16,7 +16,11 @@ interface RunTimes {
   startMs: number;
   /** booting the project: config, every plugin's registration */
   openMs: number;
-  /** closing the project after the syncs (the warehouse's last checkpoint) */
+  /**
+   * closing the project after the syncs: what other plugins do as a one-shot command ends (the dbt
+   * run of platform.auto_tx, printed with its own time; the metric monitors) and the warehouse's last
+   * checkpoint
+   */
   closeMs: number;
   /** process start to the project closed */
   totalMs: number;
@@ -26,7 +30,8 @@ interface RunTimes {
  * One line per source saying where its wall time went, in order: start, open, load (reading the
  * files into staging, opening the warehouse on first use included; the rate is rows over this phase
  * alone), swap, checks (schema drift, PII), publish (the serving copy, written while the checks run)
- * and close; the total is the process's time from its start to the close.
+ * and close (with the auto_tx dbt run and the monitors, when they run); the total is the process's
+ * time from its start to the close.
  */
 function phaseLine(r: SyncRecord, t: RunTimes, p: Partial<Record<SyncPhase, number>>): string {
   const rate = p.load ? ` (${Math.round(r.rows / (p.load / 1000)).toLocaleString('en-US')} rows/s)` : '';
