@@ -16,10 +16,11 @@ export default defineConfig([
     clean: ['!vendor/*.cjs', '!vendor/*.cjs.map'],
     sourcemap: true,
     ...base,
-    noExternal: [...(base.noExternal ?? []), ...http],
+    noExternal: [...(base.noExternal ?? []), ...http, '@fastify/http-proxy'],
     esbuildOptions(options, ctx) {
       base.esbuildOptions?.(options, ctx);
-      options.alias = { ...options.alias, ...Object.fromEntries(http.map((n) => [n, shim(n)])) };
+      // @fastify/http-proxy is imported on a proxy's first request (src/http/lazy-proxy.ts): its bundle too
+      options.alias = { ...options.alias, ...Object.fromEntries([...http, '@fastify/http-proxy'].map((n) => [n, shim(n)])) };
     },
   },
   // yaml and awilix as one CommonJS file each: required synchronously on first use (lazy-deps.ts)

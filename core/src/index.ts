@@ -19,6 +19,7 @@ export * from './config/schema-check.js';
 export * from './config/project-schema.js';
 export * from './http/routes.js';
 export * from './http/principal.js';
+export { LazyHttpProxy, type LazyProxyOptions } from './http/lazy-proxy.js';
 export { isLoopbackName, hostnameOf, allowedHostsFromEnv } from './http/host-origin-guard.js';
 export * from './plugin/types.js';
 export * from './plugin/discovery.js';
