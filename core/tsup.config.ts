@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import { defineConfig } from 'tsup';
+import type { Plugin } from 'esbuild';
 import { vendored } from '../scripts/lib/tsup-vendor.mjs';
 
 const base = vendored();
@@ -6,6 +8,24 @@ const base = vendored();
 // small shims in vendor/*.cjs
 const http = ['fastify', '@fastify/cookie', '@fastify/swagger', '@fastify/swagger-ui', '@fastify/ajv-compiler', 'find-my-way'];
 const shim = (name: string) => `@basin/core/vendor/${name.replace(/^@fastify\//, '')}`;
+
+// fastify's server module requires node:https and node:http2 when it loads, for servers Basin never makes
+// (it serves plain HTTP/1.1): they cost ~4 ms and ~1.5 MB at every start. In the bundle they are required
+// when fastify would create such a server. A fastify release that changes these lines fails the build.
+const lazyServerModules: Plugin = {
+  name: 'fastify-lazy-https-http2',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]fastify[\\/]lib[\\/]server\.js$/ }, (args) => {
+      const text = fs.readFileSync(args.path, 'utf8');
+      const eager = "const https = require('node:https')\nconst http2 = require('node:http2')\n";
+      if (!text.includes(eager)) throw new Error(`${args.path} no longer requires node:https and node:http2 as core/tsup.config.ts expects; update the plugin`);
+      const lazy =
+        "const https = { createServer: (...a) => require('node:https').createServer(...a) }\n" +
+        "const http2 = { createServer: (...a) => require('node:http2').createServer(...a), createSecureServer: (...a) => require('node:http2').createSecureServer(...a) }\n";
+      return { contents: text.replace(eager, lazy), loader: 'js' };
+    });
+  },
+};
 
 export default defineConfig([
   {
@@ -37,6 +57,7 @@ export default defineConfig([
     sourcemap: true,
     minify: true,
     noExternal: ['yaml', ...http, '@fastify/http-proxy'],
+    esbuildPlugins: [lazyServerModules],
     esbuildOptions(options) {
       options.charset = 'ascii';
       options.alias = { ...options.alias, yaml: '@basin/core/yaml' };

@@ -39,6 +39,7 @@ export * from './app.js';
 export * from './cli.js';
 export * from './cli-kit/output.js';
 export * from './cli-kit/api.js';
+export { httpCall, type HttpCallResult } from './cli-kit/http-call.js';
 export * from './cli-kit/credentials.js';
 export * from './cli-kit/doctor.js';
 export { asValue, asClass, asFunction, type Resolver } from './container-helpers.js';

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { companionProcessEnv, writeFileAtomic, type Logger, type ManagedVenv, type ReadOnlyConnection } from '@basin/core';
+import { companionProcessEnv, httpCall, writeFileAtomic, type Logger, type ManagedVenv, type ReadOnlyConnection } from '@basin/core';
 import { PROVISION_SCRIPT, SUPERSET_CONFIG } from './superset-files.js';
 
 export type SupersetState = 'stopped' | 'installing' | 'initializing' | 'starting' | 'running' | 'failed';
@@ -177,8 +177,9 @@ export class SupersetSupervisor {
     for (;;) {
       if (child.exitCode !== null || child.signalCode !== null) throw new Error(`Superset exited while starting: ${this.output.slice(-5).join(' | ')}`);
       try {
-        const res = await fetch(`http://127.0.0.1:${port}/bi/health`);
-        if (res.ok) break;
+        // node:http, not fetch: undici would load for this probe at every start (core's httpCall)
+        const res = await httpCall(`http://127.0.0.1:${port}/bi/health`, { method: 'GET' });
+        if (res.status >= 200 && res.status < 300) break;
       } catch {
         /* not listening yet */
       }
