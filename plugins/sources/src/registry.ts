@@ -6,13 +6,15 @@ const require = createRequire(import.meta.url);
 
 /**
  * Whether this process can load a source package synchronously when it is first asked for: Node's
- * require() of an ES module (20.19+), on built packages (.js). Under a TypeScript loader (tests, dev)
- * require() would compile a second CommonJS copy of the SDK, so there every package loads at start.
+ * require() of an ES module (20.19+), on built packages (.js). Under a TypeScript loader or the
+ * `development` condition (tests, dev) require() would compile a second CommonJS copy of the SDK, so
+ * there every package loads at start.
  */
 function loadsOnFirstUse(pkgs: DiscoveredPackage[]): boolean {
   if ((process.features as { require_module?: boolean }).require_module !== true) return false;
-  if (/\btsx\b/.test(`${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`)) return false;
-  return pkgs.every((p) => typeof p.meta.type === 'string' && /\.m?js$/.test(packageEntry(p.dir)));
+  const flags = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`;
+  if (/\btsx\b|development/.test(flags)) return false;
+  return pkgs.every((p) => typeof p.meta.type === 'string');
 }
 
 function checked(def: unknown, p: DiscoveredPackage): SourceDefinition {
