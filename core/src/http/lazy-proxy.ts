@@ -166,7 +166,8 @@ export class LazyHttpProxy {
     const app = Fastify({
       loggerInstance: base.log,
       // Basin's app logs each request (it sees the response finish); the proxy's own lines carry its id
-      logController: new Fastify.LogController({ disableRequestLogging: true }),
+      // (older fastify 5 releases have no LogController, only the option it replaced)
+      ...(typeof Fastify.LogController === 'function' ? { logController: new Fastify.LogController({ disableRequestLogging: true }) } : { disableRequestLogging: true }),
       genReqId: (raw) => this.basinRequest.get(raw as IncomingMessage)?.id ?? 'proxy',
       exposeHeadRoutes: base.exposeHeadRoutes,
       routerOptions: base.routerOptions,
