@@ -3,8 +3,8 @@ import type { Duplex } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyHttpProxyOptions } from '@fastify/http-proxy';
 
-// @fastify/http-proxy (with @fastify/reply-from, undici, ws and node:http2) cost ~70 ms of CPU and
-// ~10-15 MB of memory when it loaded at every `basin start`, for proxies most starts never use. Here the
+// @fastify/http-proxy (with @fastify/reply-from, undici, ws and node:http2) cost 50-75 ms of CPU and
+// 6-15 MB of memory when it loaded at every `basin start`, for proxies many runs never use. Here the
 // routes that front a companion are declared at start, exactly as the proxy would declare them (paths,
 // methods, config with the permission, preHandler, the body passed through unparsed, the WebSocket
 // upgrade listener), so authentication, the permission guard, CSRF/Origin rules and the preHandler run
@@ -18,8 +18,6 @@ import type { FastifyHttpProxyOptions } from '@fastify/http-proxy';
 export const PROXY_DEFAULT_ROUTES = ['/', '/*'];
 export const PROXY_DEFAULT_METHODS = ['DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT', 'OPTIONS'];
 
-type ProxyRequest = FastifyRequest;
-
 /** @fastify/http-proxy's options, less the ones that change how the route itself is declared */
 export type LazyProxyOptions = Omit<FastifyHttpProxyOptions, 'preHandler' | 'beforeHandler' | 'preValidation' | 'handler' | 'proxyPayloads' | 'constraints' | 'wsClientOptions'> & {
   /** proxy WebSocket upgrades too (marimo's kernel channel) */
@@ -29,7 +27,7 @@ export type LazyProxyOptions = Omit<FastifyHttpProxyOptions, 'preHandler' | 'bef
   preHandler?: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
   /** as the proxy's; `rewriteRequestHeaders` gets Basin's request (the proxy honours it, its types do not list it) */
   wsClientOptions?: FastifyHttpProxyOptions['wsClientOptions'] & {
-    rewriteRequestHeaders?: (headers: Record<string, unknown>, req: ProxyRequest) => Record<string, unknown>;
+    rewriteRequestHeaders?: (headers: Record<string, unknown>, req: FastifyRequest) => Record<string, unknown>;
   };
 };
 
