@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import { defineConfig } from 'tsup';
+import type { Plugin } from 'esbuild';
 import { vendored } from '../scripts/lib/tsup-vendor.mjs';
 
 const base = vendored();
@@ -6,6 +8,24 @@ const base = vendored();
 // small shims in vendor/*.cjs
 const http = ['fastify', '@fastify/cookie', '@fastify/swagger', '@fastify/swagger-ui', '@fastify/ajv-compiler', 'find-my-way'];
 const shim = (name: string) => `@basin/core/vendor/${name.replace(/^@fastify\//, '')}`;
+
+// fastify's server module requires node:https and node:http2 when it loads, for servers Basin never makes
+// (it serves plain HTTP/1.1): they cost ~4 ms and ~1.5 MB at every start. In the bundle they are required
+// when fastify would create such a server. A fastify release that changes these lines fails the build.
+const lazyServerModules: Plugin = {
+  name: 'fastify-lazy-https-http2',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]fastify[\\/]lib[\\/]server\.js$/ }, (args) => {
+      const text = fs.readFileSync(args.path, 'utf8');
+      const eager = "const https = require('node:https')\nconst http2 = require('node:http2')\n";
+      if (!text.includes(eager)) throw new Error(`${args.path} no longer requires node:https and node:http2 as core/tsup.config.ts expects; update the plugin`);
+      const lazy =
+        "const https = { createServer: (...a) => require('node:https').createServer(...a) }\n" +
+        "const http2 = { createServer: (...a) => require('node:http2').createServer(...a), createSecureServer: (...a) => require('node:http2').createSecureServer(...a) }\n";
+      return { contents: text.replace(eager, lazy), loader: 'js' };
+    });
+  },
+};
 
 export default defineConfig([
   {
@@ -16,10 +36,12 @@ export default defineConfig([
     clean: ['!vendor/*.cjs', '!vendor/*.cjs.map'],
     sourcemap: true,
     ...base,
-    noExternal: [...(base.noExternal ?? []), ...http, '@duckdb/node-api'],
+    noExternal: [...(base.noExternal ?? []), ...http, '@fastify/http-proxy', '@duckdb/node-api'],
     esbuildOptions(options, ctx) {
       base.esbuildOptions?.(options, ctx);
-      options.alias = { ...options.alias, ...Object.fromEntries(http.map((n) => [n, shim(n)])), '@duckdb/node-api': '@basin/core/vendor/duckdb' };
+      // @fastify/http-proxy is imported on a proxy's first request (src/http/lazy-proxy.ts): its bundle too;
+      // @duckdb/node-api when the warehouse opens: its bundle (src/vendor/duckdb.ts)
+      options.alias = { ...options.alias, ...Object.fromEntries([...http, '@fastify/http-proxy'].map((n) => [n, shim(n)])), '@duckdb/node-api': '@basin/core/vendor/duckdb' };
     },
   },
   // yaml and awilix as one CommonJS file each: required synchronously on first use (lazy-deps.ts)
@@ -51,6 +73,7 @@ export default defineConfig([
     sourcemap: true,
     minify: true,
     noExternal: ['yaml', ...http, '@fastify/http-proxy'],
+    esbuildPlugins: [lazyServerModules],
     esbuildOptions(options) {
       options.charset = 'ascii';
       options.alias = { ...options.alias, yaml: '@basin/core/yaml' };

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 // The built packages load TypeBox, yaml and fastify's parts from one bundled copy each
 // (scripts/lib/tsup-vendor.mjs, core/tsup.config.ts). A package built without the shared options would
@@ -45,4 +45,35 @@ test('the built DuckDB bundle runs a query and its values are the classes the qu
     c.closeSync();
     inst.closeSync();
   }
+});
+
+test('the Latin-1 output step escapes characters above U+00FF without changing what regular expressions match', async () => {
+  const { latin1Output } = (await import(pathToFileURL(path.join(root, 'scripts', 'lib', 'tsup-vendor.mjs')).href)) as {
+    latin1Output: { renderChunk(code: string, info: { type: string }): { code: string } | undefined };
+  };
+  const source = [
+    '// luxon: 11/7/2022 – 11/8/2022, နံနက်',
+    'const jp = /(\\d+丁目|[都道府県].{0,8}[市区町村郡])/u;',
+    "const quote = /['’-]/;",
+    'const ko = /(주식회사|은행)/u;',
+    'const emoji = /😀/u;',
+    'const latin = /[øØß]/;',
+    'module.exports = { jp, quote, ko, emoji, latin };',
+  ].join('\n');
+  const out = latin1Output.renderChunk(source, { type: 'chunk' })!.code;
+  assert.doesNotMatch(out, /[^\x00-\xff]/, 'nothing above U+00FF is left');
+  assert.match(out, /[øØß]/, 'Latin-1 stays as written');
+  const load = (code: string) => {
+    const m = { exports: {} as Record<string, RegExp> };
+    new Function('module', code)(m);
+    return m.exports;
+  };
+  const before = load(source);
+  const after = load(out);
+  const samples = ['東京都千代田区', '3丁目', 'it’s', 'it-s', '주식회사', '은행', 'a😀b', 'Søren', 'plain'];
+  for (const k of Object.keys(before)) {
+    assert.equal(after[k]!.flags, before[k]!.flags);
+    for (const s of samples) assert.equal(after[k]!.test(s), before[k]!.test(s), `${k} on ${s}`);
+  }
+  assert.equal(latin1Output.renderChunk('const a = 1;', { type: 'chunk' }), undefined, 'ASCII output is left alone');
 });

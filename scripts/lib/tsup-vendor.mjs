@@ -13,6 +13,24 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /**
+ * Output text within Latin-1: V8 stores a module's source as one byte per character only if every
+ * character is below U+0100, else two bytes for all of it. esbuild's `charset: 'ascii'` escapes strings
+ * and identifiers but leaves comments and some regular expressions as written (luxon's doc comments made
+ * the scheduler's 456 KB module a 0.9 MB string, the PII patterns did the same to governance). Each UTF-16
+ * unit above U+00FF becomes a \uXXXX escape, which means the same character in a regular expression
+ * (with or without the u flag) and is plain text in a comment. Not for a tagged template's raw text
+ * (none in our outputs: esbuild escapes template literals itself). Source maps are not adjusted: only the
+ * columns after such a character on its line shift.
+ */
+export const latin1Output = {
+  name: 'basin-latin1-output',
+  renderChunk(code, info) {
+    if (info.type !== 'chunk' || !/[^\x00-\xff]/.test(code)) return undefined;
+    return { code: code.replace(/[^\x00-\xff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) };
+  },
+};
+
+/**
  * tsup options for the package in the current directory (tsup runs in the package's directory).
  * `bundle`: CommonJS dependencies only this package uses, bundled into its output (one module instead
  * of their many files); a banner gives the output a `require` for the node built-ins they require.
@@ -24,7 +42,7 @@ export function vendored({ dir = process.cwd(), bundle = [] } = {}) {
   const ascii = (options) => {
     options.charset = 'ascii';
   };
-  if (pkg.name === '@basin/sdk') return { noExternal: ['@sinclair/typebox'], esbuildOptions: ascii };
+  if (pkg.name === '@basin/sdk') return { noExternal: ['@sinclair/typebox'], esbuildOptions: ascii, plugins: [latin1Output] };
   const deps = { ...pkg.dependencies, ...pkg.devDependencies };
   const alias =
     pkg.name === '@basin/core'
@@ -37,6 +55,7 @@ export function vendored({ dir = process.cwd(), bundle = [] } = {}) {
   return {
     // tsup's own external plugin answers before esbuild applies an alias: let these through to it
     noExternal: [...Object.keys(alias), ...bundle],
+    plugins: [latin1Output],
     ...(bundle.length ? { banner: { js: "import { createRequire as __basinCreateRequire } from 'node:module'; const require = __basinCreateRequire(import.meta.url);" } } : {}),
     esbuildOptions(options) {
       ascii(options);

@@ -35,19 +35,31 @@ function frameworkError(err: FastifyError): BasinError | null {
 /**
  * The paths and methods of every route, to tell "no such path" (404) from "path without this method"
  * (405 with Allow). A second router because fastify's answers only whether a method's route matches.
+ * Built on the first unknown route, not at start: building a find-my-way router of every route cost
+ * `basin start` ~10-20 ms of CPU for an answer most runs never give.
  */
 export class MethodIndex {
-  private readonly router = FindMyWay({ ignoreTrailingSlash: false });
+  private router: ReturnType<typeof FindMyWay> | null = null;
+  private readonly pending: Array<[string, string]> = [];
   add(method: string, url: string): void {
+    if (this.router) this.on(this.router, method, url);
+    else this.pending.push([method, url]);
+  }
+  allowed(path: string): string[] {
+    if (!this.router) {
+      const router = FindMyWay({ ignoreTrailingSlash: false });
+      for (const [method, url] of this.pending.splice(0)) this.on(router, method, url);
+      this.router = router;
+    }
+    const methods: HTTPMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+    return methods.filter((m) => this.router!.find(m, path) !== null);
+  }
+  private on(router: ReturnType<typeof FindMyWay>, method: string, url: string): void {
     try {
-      this.router.on(method as HTTPMethod, url, () => undefined);
+      router.on(method as HTTPMethod, url, () => undefined);
     } catch {
       /* a route fastify accepted that this router cannot hold (it only loses the 405 hint) */
     }
-  }
-  allowed(path: string): string[] {
-    const methods: HTTPMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
-    return methods.filter((m) => this.router.find(m, path) !== null);
   }
 }
 

@@ -13,8 +13,16 @@ export interface DiscoveredPackage {
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
+let installRoot: string | null = null;
+
 /** The npm workspace root Basin runs from (the monorepo), or the nearest dir holding node_modules. */
 export function findInstallRoot(start = here): string {
+  // asked several times by every start (CLI, plugins, warehouses, sources): walked once
+  if (start === here) return (installRoot ??= walkToInstallRoot(start));
+  return walkToInstallRoot(start);
+}
+
+function walkToInstallRoot(start: string): string {
   let dir = start;
   let fallback: string | null = null;
   for (;;) {
@@ -52,8 +60,20 @@ function readBasinPackage(dir: string): DiscoveredPackage | null {
   return { name: json.name, dir, kind: meta.kind, meta };
 }
 
-/** Workspace packages that declare `"basin": {"kind": "plugin" | "source" | "warehouse"}` in package.json. */
+const discovered = new Map<string, DiscoveredPackage[]>();
+
+/**
+ * Workspace packages that declare `"basin": {"kind": "plugin" | "source" | "warehouse"}` in package.json.
+ * Read once per process and root (a start asked four times, ~70 package.json files each); callers get
+ * their own copies.
+ */
 export function discoverWorkspacePackages(root = findInstallRoot()): DiscoveredPackage[] {
+  let found = discovered.get(root);
+  if (!found) discovered.set(root, (found = readWorkspacePackages(root)));
+  return found.map((p) => ({ ...p, meta: { ...p.meta } }));
+}
+
+function readWorkspacePackages(root: string): DiscoveredPackage[] {
   const pj = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
   const dirs: string[] = (pj.workspaces ?? []).flatMap((w: string) => expandWorkspace(root, w));
   if (!pj.workspaces) {

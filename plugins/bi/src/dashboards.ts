@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { parse } from 'yaml';
+import { httpCall } from '@basin/core';
 import { signInHeaders, type SupersetIdentity } from './sign-in.js';
 
 const Chart = Type.Object(
@@ -72,20 +73,20 @@ class SupersetApi {
   ) {}
 
   async open(): Promise<void> {
-    const res = await fetch(`${this.base}/api/v1/security/csrf_token/`, { headers: this.headers });
-    const body = (await res.json()) as { result?: string };
-    if (!res.ok || !body.result) throw new Error(`Superset refused the provisioning session (${res.status})`);
+    const res = await httpCall(`${this.base}/api/v1/security/csrf_token/`, { method: 'GET', headers: this.headers });
+    const body = JSON.parse(res.text) as { result?: string };
+    if (res.status < 200 || res.status >= 300 || !body.result) throw new Error(`Superset refused the provisioning session (${res.status})`);
     this.csrf = body.result;
-    this.cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    this.cookie = (res.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]).join('; ');
   }
 
   async call<T>(method: string, p: string, body?: unknown): Promise<{ status: number; body: T }> {
-    const res = await fetch(`${this.base}${p}`, {
+    const res = await httpCall(`${this.base}${p}`, {
       method,
       headers: { ...this.headers, cookie: this.cookie, 'x-csrftoken': this.csrf, referer: `${this.base}/`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    const text = await res.text();
+    const text = res.text;
     let json: unknown = text;
     try {
       json = JSON.parse(text);

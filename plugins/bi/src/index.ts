@@ -131,9 +131,11 @@ export default definePlugin({
       return { name: 'bi', state, url: '/bi/', started_at: s.started_at, restarts: s.restarts, ...(s.error ? { detail: s.error } : {}) };
     });
 
-    // `basin start` runs Superset; an embedded app (tests, scripts) starts it by asking biSupervisor
+    // `basin start` runs Superset; an embedded app (tests, scripts) starts it by asking biSupervisor. Once
+    // Basin listens: spawning its two Python processes (and their imports, seconds of CPU) competed with
+    // the end of Basin's own start.
     ctx.onStart(() => {
-      if (ctx.launchedByCli) void supervisor.start().catch(() => undefined); // the failure is in health
+      if (ctx.launchedByCli) ctx.http.server.once('listening', () => void supervisor.start().catch(() => undefined)); // the failure is in health
     });
     ctx.onStop(() => {
       closed = true;

@@ -1,5 +1,4 @@
-import httpProxy from '@fastify/http-proxy';
-import { type PluginContext, coreErrors } from '@basin/core';
+import { LazyHttpProxy, type PluginContext, coreErrors } from '@basin/core';
 import type { FastifyRequest } from 'fastify';
 import { PROXY_ROUTES } from './roles.js';
 import { identityOf, signInHeaders } from './sign-in.js';
@@ -33,6 +32,8 @@ export async function registerBiProxy(ctx: PluginContext, deps: { supervisor: Su
     ...signInHeaders(deps.supervisor.proxySecret, identityOf(req.principal!, deps.password)),
   });
 
+  // the routes are declared now, @fastify/http-proxy is loaded on the first /bi request (core's LazyHttpProxy)
+  const proxy = new LazyHttpProxy();
   // the proxied tool's paths are not Basin's API: keep them out of the OpenAPI document
   await ctx.http.register(async (scope) => {
     scope.addHook('onRoute', (route) => {
@@ -40,23 +41,21 @@ export async function registerBiProxy(ctx: PluginContext, deps: { supervisor: Su
     });
     // one proxy per permission class (each in its own scope: each adds a catch-all body parser)
     for (const r of PROXY_ROUTES) {
-      await scope.register(async (one) => {
-        await one.register(httpProxy, {
-          upstream: '',
-          prefix: '/bi',
-          rewritePrefix: '/bi',
-          routes: r.routes,
-          httpMethods: r.methods,
-          config: { permission: r.permission, owner: 'bi' },
-          preHandler: guard,
-          // Superset 6.1 links its logout as /bi/bi/logout (apache/superset#40576)
-          preRewrite: (url) => url.replace(/^\/bi\/bi\//, '/bi/'),
-          replyOptions: { getUpstream: upstream, rewriteRequestHeaders: signIn },
-        });
+      await proxy.register(scope, {
+        upstream: '',
+        prefix: '/bi',
+        rewritePrefix: '/bi',
+        routes: r.routes,
+        httpMethods: r.methods,
+        config: { permission: r.permission, owner: 'bi' },
+        preHandler: guard,
+        // Superset 6.1 links its logout as /bi/bi/logout (apache/superset#40576)
+        preRewrite: (url) => url.replace(/^\/bi\/bi\//, '/bi/'),
+        replyOptions: { getUpstream: upstream, rewriteRequestHeaders: signIn },
       });
     }
     // Superset 6.1 requests some webpack chunks at /static/assets outside its prefix (apache/superset#39429)
-    await scope.register(httpProxy, {
+    await proxy.register(scope, {
       upstream: '',
       prefix: '/static',
       httpMethods: ['GET', 'HEAD'],

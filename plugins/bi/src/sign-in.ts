@@ -1,4 +1,4 @@
-import type { Principal } from '@basin/core';
+import { httpCall, type Principal } from '@basin/core';
 import { supersetRole } from './roles.js';
 
 /** The Superset account that stands for a Basin user (its username is the e-mail). */
@@ -28,10 +28,9 @@ export function signInHeaders(secret: string, id: SupersetIdentity): Record<stri
  */
 export async function openSupersetSession(port: number, secret: string, id: SupersetIdentity, timeoutMs = 10_000): Promise<string | null> {
   try {
-    const res = await fetch(`http://127.0.0.1:${port}/bi/api/v1/me/`, { headers: signInHeaders(secret, id), signal: AbortSignal.timeout(timeoutMs) });
-    await res.arrayBuffer();
-    if (!res.ok) return null;
-    const set = res.headers.getSetCookie().find((c) => c.startsWith('bi.SESSION='));
+    const res = await httpCall(`http://127.0.0.1:${port}/bi/api/v1/me/`, { method: 'GET', headers: signInHeaders(secret, id), timeoutMs });
+    if (res.status < 200 || res.status >= 300) return null;
+    const set = (res.headers['set-cookie'] ?? []).find((c) => c.startsWith('bi.SESSION='));
     return set ? set.slice('bi.SESSION='.length).split(';')[0]! : null;
   } catch {
     return null;

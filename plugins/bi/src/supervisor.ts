@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { companionProcessEnv, diesWithParent, localPortFree, writeFileAtomic, type Logger, type ManagedVenv, type ReadOnlyConnection } from '@basin/core';
+import { companionProcessEnv, diesWithParent, httpCall, localPortFree, writeFileAtomic, type Logger, type ManagedVenv, type ReadOnlyConnection } from '@basin/core';
 import { PROVISION_SCRIPT, SUPERSET_CONFIG } from './superset-files.js';
 
 export type SupersetState = 'stopped' | 'installing' | 'initializing' | 'starting' | 'running' | 'failed';
@@ -230,8 +230,9 @@ export class SupersetSupervisor {
         throw portTaken ? new PortTakenError(failure) : failure;
       }
       try {
-        const res = await fetch(`http://127.0.0.1:${port}/bi/health`);
-        if (res.ok) break;
+        // node:http, not fetch: undici would load for this probe at every start (core's httpCall)
+        const res = await httpCall(`http://127.0.0.1:${port}/bi/health`, { method: 'GET' });
+        if (res.status >= 200 && res.status < 300) break;
       } catch {
         /* not listening yet */
       }

@@ -1,5 +1,4 @@
-import httpProxy, { type FastifyHttpProxyOptions } from '@fastify/http-proxy';
-import { errors, type PluginContext, coreErrors } from '@basin/core';
+import { errors, LazyHttpProxy, type LazyProxyOptions, type PluginContext, coreErrors } from '@basin/core';
 import { marimoAuthorization as basic, type NotebookServers } from './servers.js';
 import type { NotebookService } from './service.js';
 import { notebookErrors } from './errors.js';
@@ -31,9 +30,7 @@ export async function registerNotebookProxy(ctx: PluginContext, deps: { service:
   const nameOf = (req: { params: unknown }) => String((req.params as Record<string, string> | undefined)?.name ?? '');
   const server = (req: { params: unknown }) => deps.servers.get(nameOf(req));
   // the WebSocket side: @fastify/http-proxy honours rewriteRequestHeaders here too, its types do not list it
-  const wsClientOptions: NonNullable<FastifyHttpProxyOptions['wsClientOptions']> & {
-    rewriteRequestHeaders: (headers: Record<string, unknown>, req: { params: unknown; headers: Record<string, string | string[] | undefined> }) => Record<string, unknown>;
-  } = {
+  const wsClientOptions: NonNullable<LazyProxyOptions['wsClientOptions']> = {
     rewriteRequestHeaders: (headers, req) => {
       const s = server(req);
       const out: Record<string, unknown> = { ...headers };
@@ -49,7 +46,9 @@ export async function registerNotebookProxy(ctx: PluginContext, deps: { service:
     scope.addHook('onRoute', (route) => {
       route.schema = { ...(route.schema ?? {}), hide: true } as typeof route.schema;
     });
-    await scope.register(httpProxy, {
+    // the routes and the upgrade listener are declared now, @fastify/http-proxy is loaded on the first
+    // notebook request (core's LazyHttpProxy)
+    await new LazyHttpProxy().register(scope, {
       prefix: '/notebooks',
       rewritePrefix: '/notebooks',
       // not '/': GET /notebooks is the UI's notebook list page

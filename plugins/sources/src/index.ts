@@ -13,16 +13,30 @@ export * from './config.js';
 export * from './registry.js';
 export { SourcesConfig, maskConfig, rawSchema } from './source-config.js';
 
-// Source packages are loaded before config validation, since each one owns its block's schema.
+// Source packages are known before config validation, since each one owns its block's schema; the ones
+// sources.yml names are imported in `prepare`, the others on first use (registry.ts).
 const registry = await loadSourceRegistry();
+
+/** the source types sources.yml names, read ahead of its validation (which reports a broken file) */
+function configuredTypes(projectDir: string): string[] {
+  try {
+    const raw = parseYaml(fs.readFileSync(path.join(projectDir, sourcesFileSpec(registry).path), 'utf8'));
+    const list: unknown[] = Array.isArray(raw?.sources) ? raw.sources : [];
+    return list.flatMap((s) => (s && typeof s === 'object' && typeof (s as { type?: unknown }).type === 'string' ? [(s as { type: string }).type] : []));
+  } catch {
+    return [];
+  }
+}
 
 export default definePlugin({
   name: 'sources',
   permissions: Object.values(sourcePermissions),
   configFiles: [sourcesFileSpec(registry), secretsFileSpec, ingestConfigFileSpec],
   commands: registerSourceCommands,
-  // source packages a project lists under `plugins:` must be known before sources.yml is validated
+  // source packages a project lists under `plugins:` must be known before sources.yml is validated, and
+  // the configured types are imported ahead (together, asynchronously)
   async prepare(projectDir) {
+    await registry.load(configuredTypes(projectDir));
     let names: string[] = [];
     try {
       const raw = parseYaml(fs.readFileSync(path.join(projectDir, PROJECT_FILE), 'utf8'));
