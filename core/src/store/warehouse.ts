@@ -363,8 +363,10 @@ export class Warehouse {
       await c.run('CHECKPOINT');
       const byteCopy = this.walBytes() === 0;
       // on libuv's thread pool (copy_file_range): the main thread goes on meanwhile, e.g. with a
-      // sync's checks (copying a 50M-row warehouse blocked them for ~1 s when done synchronously)
-      if (byteCopy) await fs.promises.copyFile(this.opts.dbPath, tmp);
+      // sync's checks (copying a 50M-row warehouse blocked them for ~1 s when done synchronously).
+      // A copy-on-write clone where the file system has them (btrfs, XFS, APFS): no bytes copied;
+      // elsewhere (ext4) a plain copy, ~0.9 s for the 400 MB of a 50M-row warehouse here
+      if (byteCopy) await fs.promises.copyFile(this.opts.dbPath, tmp, fs.constants.COPYFILE_FICLONE);
       await c.run(`ATTACH ${literal(tmp)} AS basin_serving_tmp`);
       try {
         // slow path (a reader's open transaction kept the checkpoint from finishing): logical copy
@@ -399,7 +401,7 @@ export class Warehouse {
       fs.rmSync(`${target}.wal`, { force: true });
       await c.run('CHECKPOINT');
       if (this.walBytes() === 0) {
-        fs.copyFileSync(this.opts.dbPath, target);
+        fs.copyFileSync(this.opts.dbPath, target, fs.constants.COPYFILE_FICLONE);
         return 'file_copy' as const;
       }
       const cur = (await c.runAndReadAll('SELECT current_database() AS db')).getRowObjectsJson()[0]!.db as string;
