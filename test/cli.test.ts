@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { makeProject, runCliCaptured, tempDir } from '@basin/test';
 
 // stdout and stderr together, as a person at the shell reads them
@@ -56,4 +57,11 @@ test('basin --help lists the commands', async () => {
   const r = await cli(['--help']);
   assert.equal(r.code, 0);
   for (const c of ['init', 'start', 'config']) assert.match(r.out, new RegExp(`\\b${c}\\b`));
+});
+
+test('the demo project ignores everything `basin init` ignores (a server killed on the demo left .basin/basin.lock untracked)', async () => {
+  const { GITIGNORE } = await import('../plugins/cli/src/scaffold.js');
+  const demo = fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'examples', 'demo', '.gitignore'), 'utf8').split('\n');
+  const missing = GITIGNORE.split('\n').filter((l) => l && !l.startsWith('#') && !demo.includes(l));
+  assert.deepEqual(missing, []);
 });

@@ -21,6 +21,7 @@ export const GITIGNORE = `# Basin: sensitive and generated files
 .basin/state.db*
 .basin/secret.key
 .basin/basin.lock
+.basin/server.json
 .basin/cloud_key*
 data/
 .venv-tx/
