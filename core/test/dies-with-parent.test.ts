@@ -40,6 +40,22 @@ test('the wrapped program gets its arguments and its exit code is the wrapper\'s
   assert.match(r.stdout, /args \['exit', '3'\]/);
 });
 
+test('a bare interpreter name (a scheduled script without the project venv) is found on PATH and wrapped', { skip: process.platform !== 'linux' && 'Linux only' }, () => {
+  const run = diesWithParent('python3', ['-c', 'import sys; print(sys.argv[1:]); sys.exit(4)', 'a b'], 'python3');
+  assert.ok(path.isAbsolute(run.command), run.command);
+  assert.equal(run.args[0], '-I', 'the wrapper ignores the working directory and PYTHON* variables for its own imports');
+  const r = spawnSync(run.command, run.args, { encoding: 'utf8', cwd: fakeVenvDirWithSignalPy() });
+  assert.equal(r.status, 4, r.stderr);
+  assert.match(r.stdout, /\['a b'\]/);
+});
+
+/** a working directory with a signal.py that would break the wrapper if it were imported from there */
+function fakeVenvDirWithSignalPy(): string {
+  const dir = tempTestDir('basin-pdeath-cwd-');
+  fs.writeFileSync(path.join(dir, 'signal.py'), 'raise SystemExit(9)\n');
+  return dir;
+}
+
 test('a program without an interpreter beside it runs as it is', () => {
   assert.deepEqual(diesWithParent('/usr/bin/env', ['true']), { command: '/usr/bin/env', args: ['true'] });
 });

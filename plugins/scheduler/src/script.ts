@@ -34,7 +34,7 @@ const KILL_GRACE_MS = 5000;
 export function runScript(opts: { python: string; script: string; cwd: string; signal: AbortSignal; log: (chunk: string) => void; env?: NodeJS.ProcessEnv }): Promise<{ exitCode: number | null; signal: NodeJS.Signals | null }> {
   return new Promise((resolve, reject) => {
     // a script run by Basin stops with it (a SIGKILL included) instead of running on unsupervised
-    const run = diesWithParent(opts.python, [opts.script]);
+    const run = diesWithParent(opts.python, [opts.script], opts.python);
     const child = spawn(run.command, run.args, { cwd: opts.cwd, env: { ...process.env, ...opts.env, PYTHONUNBUFFERED: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let killTimer: NodeJS.Timeout | undefined;
     const onAbort = () => {
