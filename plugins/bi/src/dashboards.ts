@@ -63,6 +63,9 @@ export function readDashboardFiles(dir: string): Array<{ file: string; def?: Das
     });
 }
 
+/** a provisioning call that gets no answer fails instead of holding the start for ever */
+const SUPERSET_CALL_TIMEOUT_MS = 30_000;
+
 /** A signed-in admin session on Superset's REST API (loopback, with the proxy's trusted headers). */
 class SupersetApi {
   private cookie = '';
@@ -73,7 +76,7 @@ class SupersetApi {
   ) {}
 
   async open(): Promise<void> {
-    const res = await httpCall(`${this.base}/api/v1/security/csrf_token/`, { method: 'GET', headers: this.headers });
+    const res = await httpCall(`${this.base}/api/v1/security/csrf_token/`, { method: 'GET', headers: this.headers, timeoutMs: SUPERSET_CALL_TIMEOUT_MS });
     const body = JSON.parse(res.text) as { result?: string };
     if (res.status < 200 || res.status >= 300 || !body.result) throw new Error(`Superset refused the provisioning session (${res.status})`);
     this.csrf = body.result;
@@ -85,6 +88,7 @@ class SupersetApi {
       method,
       headers: { ...this.headers, cookie: this.cookie, 'x-csrftoken': this.csrf, referer: `${this.base}/`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
+      timeoutMs: SUPERSET_CALL_TIMEOUT_MS,
     });
     const text = res.text;
     let json: unknown = text;

@@ -206,11 +206,20 @@ export class SupersetSupervisor {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;
-    // gunicorn's own lines (the provisioning script may write beside it): did it fail to bind?
+    // gunicorn's own lines (the provisioning script may write beside it): did it bind, or fail to? It
+    // retries a taken port for ~5 s before it exits, and meanwhile whatever holds the port (another
+    // project's Superset) answers the health probe: only an answer after gunicorn said it listens counts
     let portTaken = false;
+    let bound = false;
+    let text = '';
+    const listening = `Listening at: http://127.0.0.1:${port} `;
     const watch = (b: Buffer) => {
       this.remember(b);
-      if (/address already in use|connection in use/i.test(b.toString())) portTaken = true;
+      text = (text + b.toString()).slice(-4000);
+      if (!bound && text.includes(listening)) {
+        bound = true;
+        portTaken = false;
+      } else if (!bound && /address already in use|connection in use/i.test(text)) portTaken = true;
     };
     child.stdout?.on('data', watch);
     child.stderr?.on('data', watch);
@@ -230,9 +239,12 @@ export class SupersetSupervisor {
         throw portTaken ? new PortTakenError(failure) : failure;
       }
       try {
-        // node:http, not fetch: undici would load for this probe at every start (core's httpCall)
-        const res = await httpCall(`http://127.0.0.1:${port}/bi/health`, { method: 'GET' });
-        if (res.status >= 200 && res.status < 300) break;
+        // node:http, not fetch: undici would load for this probe at every start (core's httpCall);
+        // bounded, so a worker that accepts and hangs still meets the deadline below
+        if (bound) {
+          const res = await httpCall(`http://127.0.0.1:${port}/bi/health`, { method: 'GET', timeoutMs: 2000 });
+          if (res.status >= 200 && res.status < 300) break;
+        }
       } catch {
         /* not listening yet */
       }

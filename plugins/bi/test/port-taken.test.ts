@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { httpCall } from '@basin/core';
 import { fakeCompanionVenv, tempDir } from '@basin/test';
 import { SupersetSupervisor } from '../src/supervisor.js';
 import { supersetVenv } from '../src/venv.js';
@@ -12,41 +13,19 @@ import { freePort } from '../../../test/support/server-process.js';
 const realPython = execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();
 
 /**
- * A Superset venv whose gunicorn is a small stand-in with gunicorn's own bind behaviour: it binds the
- * `-b` address or prints gunicorn's "Connection in use" and exits 1; bound, it answers /bi/health. The
- * venv's python answers the provisioning script with a database id and runs anything else for real.
+ * A Superset venv whose gunicorn is a small stand-in that binds like gunicorn: bound, it logs
+ * "Listening at: http://host:port (pid)" and answers /bi/health. On a port the test lists as taken at
+ * bind time, another program (standing in for another project's Superset, answering /bi/health too)
+ * takes the port first; the stand-in then prints gunicorn's "Connection in use", retries for ~3 s as
+ * gunicorn does, and exits 1. The venv's python answers the provisioning script with a database id
+ * and runs anything else for real.
  */
 function fakeSupersetVenv(dir: string, takenAtBind: number[] = []): string {
   const venv = path.join(dir, '.venv-bi');
   fakeCompanionVenv(venv, 'superset', supersetVenv.spec.requirements);
   fs.rmSync(path.join(venv, 'bin', 'python'));
   fs.writeFileSync(path.join(venv, 'bin', 'python'), `#!/bin/sh\ncase "$1" in *provision.py) echo '{"database_id": 7}'; exit 0;; esac\nexec ${realPython} "$@"\n`, { mode: 0o755 });
-  fs.writeFileSync(
-    path.join(venv, 'bin', 'gunicorn'),
-    `#!${realPython}
-import http.server, os, sys
-host, port = sys.argv[sys.argv.index('-b') + 1].rsplit(':', 1)
-# ports a test says are taken at bind time (after Basin found them free): gunicorn's failure, as it prints it
-taken = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'taken-at-bind')
-if os.path.exists(taken) and port in open(taken).read().split():
-    print(f"[ERROR] connection to ('{host}', {port}) failed: [Errno 98] Address already in use", file=sys.stderr, flush=True)
-    sys.exit(1)
-class Health(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):
-        self.send_response(200 if self.path == '/bi/health' else 404)
-        self.end_headers()
-        self.wfile.write(b'OK')
-    def log_message(self, *a):
-        pass
-try:
-    server = http.server.HTTPServer((host, int(port)), Health)
-except OSError as e:
-    print(f"[ERROR] Connection in use: ('{host}', {port})", file=sys.stderr, flush=True)
-    sys.exit(1)
-server.serve_forever()
-`,
-    { mode: 0o755 },
-  );
+  fs.writeFileSync(path.join(venv, 'bin', 'gunicorn'), `#!${realPython}\nimport http.server, os, subprocess, sys, time\nhost, port = sys.argv[sys.argv.index('-b') + 1].rsplit(':', 1)\nhere = os.path.dirname(os.path.abspath(__file__))\n# the health server: ours (after execv), or the other program's that takes the port first\nHEALTH = """\nimport http.server, sys\nclass Health(http.server.BaseHTTPRequestHandler):\n    def do_GET(self):\n        self.send_response(200 if self.path == '/bi/health' else 404)\n        self.end_headers()\n        self.wfile.write(b'OK')\n    def log_message(self, *a):\n        pass\ntry:\n    server = http.server.HTTPServer((sys.argv[1], int(sys.argv[2])), Health)\nexcept OSError:\n    print(f"[ERROR] Connection in use: ('{sys.argv[1]}', {sys.argv[2]})", file=sys.stderr, flush=True)\n    sys.exit(1)\nprint(f"[INFO] Listening at: http://{sys.argv[1]}:{sys.argv[2]} ({sys.argv[3]})", file=sys.stderr, flush=True)\nserver.serve_forever()\n"""\ntaken = os.path.join(here, 'taken-at-bind')\nif os.path.exists(taken) and port in open(taken).read().split():\n    squatter = subprocess.Popen([sys.executable, '-c', HEALTH, host, port, 'other'], stderr=subprocess.PIPE, start_new_session=True)\n    open(os.path.join(here, 'squatter.pid'), 'w').write(str(squatter.pid))\n    squatter.stderr.readline()\n    for _ in range(3):\n        print(f"[ERROR] connection to ('{host}', {port}) failed: [Errno 98] Address already in use", file=sys.stderr, flush=True)\n        print(f"[ERROR] Connection in use: ('{host}', {port})", file=sys.stderr, flush=True)\n        time.sleep(1)\n    print(f"[ERROR] Can't connect to ('{host}', {port})", file=sys.stderr, flush=True)\n    sys.exit(1)\nos.execv(sys.executable, [sys.executable, '-c', HEALTH, host, port, str(os.getpid())])\n`, { mode: 0o755 });
   fs.writeFileSync(path.join(venv, 'bin', 'taken-at-bind'), takenAtBind.join(' '));
   return venv;
 }
@@ -74,6 +53,8 @@ function supervisorOn(dir: string, venvDir: string, configured: number): Superse
   });
 }
 
+const health = async (port: number) => (await httpCall(`http://127.0.0.1:${port}/bi/health`, { method: 'GET', timeoutMs: 2000 })).status;
+
 test('Superset starts on the next free port when another program holds platform.bi_port, and `port` says where', async () => {
   const dir = tempDir();
   const venvDir = fakeSupersetVenv(dir);
@@ -87,7 +68,7 @@ test('Superset starts on the next free port when another program holds platform.
     assert.equal(supervisor.current.state, 'running');
     assert.notEqual(supervisor.port, configured, 'not on the taken port');
     assert.ok(supervisor.port > configured && supervisor.port < configured + 20, `on a port after ${configured}: ${supervisor.port}`);
-    assert.equal((await fetch(`http://127.0.0.1:${supervisor.port}/bi/health`)).status, 200, 'Superset answers where `port` says');
+    assert.equal(await health(supervisor.port), 200, 'Superset answers where `port` says');
     assert.equal(supervisor.databaseId, 7);
     assert.ok(logs.some((l) => l.startsWith('warn') && l.includes(`port ${configured} (platform.bi_port) is taken`)), logs.join('\n'));
   } finally {
@@ -96,19 +77,21 @@ test('Superset starts on the next free port when another program holds platform.
   }
 });
 
-test('a port taken between the free-port check and the bind is retried on the next one', async () => {
+test('a port taken between the free-port check and the bind is left for the next one, though the other program answers the health probe', async () => {
   const dir = tempDir();
   const configured = await freePort();
-  // free when the supervisor looks, taken when gunicorn binds it
   const venvDir = fakeSupersetVenv(dir, [configured]);
   const supervisor = supervisorOn(dir, venvDir, configured);
   try {
     await supervisor.start();
     assert.equal(supervisor.current.state, 'running');
+    assert.equal(await health(configured), 200, 'the other program answered on the configured port all along');
     assert.ok(supervisor.port > configured, `moved past ${configured}: ${supervisor.port}`);
     assert.equal(supervisor.current.restarts, 0, 'a failed bind is not a crash');
-    assert.equal((await fetch(`http://127.0.0.1:${supervisor.port}/bi/health`)).status, 200);
+    assert.equal(await health(supervisor.port), 200);
   } finally {
     await supervisor.stop();
+    const squatter = path.join(venvDir, 'bin', 'squatter.pid');
+    if (fs.existsSync(squatter)) process.kill(Number(fs.readFileSync(squatter, 'utf8')), 'SIGKILL');
   }
 });
