@@ -5,6 +5,9 @@ import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 // opens, so CLI commands and the server's start-up that never touch it do not pay for it
 const duckdb = () => import('@duckdb/node-api');
 
+/** how many times a scheduled publish looks again while writes are queued before it runs anyway (x publishDelayMs, 50 ms: ~2 s) */
+const MAX_PUBLISH_WAITS = 40;
+
 export type Conn = DuckDBConnection;
 
 export interface WarehouseOptions {
@@ -166,9 +169,11 @@ export class Warehouse {
    * about to be replaced (a sync: a load's statement, then its commit; a first sync opening a
    * warehouse without a serving copy copied the whole staging table before the commit could run).
    */
-  private onPublishTimer(): void {
+  private onPublishTimer(waited = 0): void {
     this.publishTimer = null;
-    if (this.writesInQueue > 0) this.publishTimer = setTimeout(() => this.onPublishTimer(), this.opts.publishDelayMs ?? 50);
+    const delay = this.opts.publishDelayMs ?? 50;
+    // not for ever: writers that never leave the queue empty would keep readers on an old copy
+    if (this.writesInQueue > 0 && waited < MAX_PUBLISH_WAITS) this.publishTimer = setTimeout(() => this.onPublishTimer(waited + 1), delay);
     else this.fireScheduled();
   }
 
