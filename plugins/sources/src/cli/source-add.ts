@@ -57,6 +57,7 @@ export function registerSourceAdd(cli: CliContext): void {
       else {
         const prompter = new Prompter(process.stdin, cli.stdout);
         try {
+          await registry.load(registry.types());
           const got = await new SourceWizard(cli, prompter, projectDir, registry.all(), existing.map((s) => s.name)).run({ name: o.name, type: o.type, block: sets, description: o.description });
           if (!got) throw new CliExit(EXIT.config, 'basin source add: not saved; nothing was written.');
           answers = got;

@@ -18,8 +18,10 @@ export function registerSourceRoutes(ctx: PluginContext, d: { registry: SourceRe
     return d.sources.all().map((s) => listItem(ex, s, { attention: attention.has(s.name) }));
   });
 
-  ctx.routes.get('/api/sources/types', { permission: 'source.view', schema: { summary: 'Installed source types: category, auth, wizard, capabilities, config schema' } }, async () =>
-    d.registry.all().map((def) => ({
+  ctx.routes.get('/api/sources/types', { permission: 'source.view', schema: { summary: 'Installed source types: category, auth, wizard, capabilities, config schema' } }, async () => {
+    // the packages not loaded yet, by import (all() would require() them one by one on the event loop)
+    await d.registry.load(d.registry.types());
+    return d.registry.all().map((def) => ({
       type: def.type,
       title: def.title ?? def.type,
       category: def.category,
@@ -33,8 +35,8 @@ export function registerSourceRoutes(ctx: PluginContext, d: { registry: SourceRe
       implemented: def.implemented !== false,
       package: def.package,
       docs: def.docs ?? null,
-    })),
-  );
+    }));
+  });
 
   ctx.routes.get('/api/sources/:source_name/details', { permission: 'public', schema: { params: SourceParams, summary: 'One source: masked config, sync history, freshness, tables, sync mode' } }, async (req) => {
     const s = d.sources.find(req.params.source_name);
