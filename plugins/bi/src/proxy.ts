@@ -1,4 +1,4 @@
-import { LazyHttpProxy, type PluginContext, coreErrors } from '@basin/core';
+import { LazyHttpProxy, type LazyProxyOptions, type PluginContext, coreErrors } from '@basin/core';
 import type { FastifyRequest } from 'fastify';
 import { PROXY_ROUTES } from './roles.js';
 import { identityOf, signInHeaders } from './sign-in.js';
@@ -32,6 +32,20 @@ export async function registerBiProxy(ctx: PluginContext, deps: { supervisor: Su
     ...signInHeaders(deps.supervisor.proxySecret, identityOf(req.principal!, deps.password)),
   });
 
+  // Superset's static assets are immutable: one that comes back 5xx is asked for once more. In a
+  // fresh-clone test run Superset 6.1 answered 500 for a webpack chunk of the dashboard page (the
+  // chunk's bytes as the body); the page then never drew its charts. Anything else: reply-from's rule.
+  const retryStaticOnce: NonNullable<NonNullable<LazyProxyOptions['replyOptions']>['retryDelay']> = ({ req, res, err, attempt, getDefaultDelay }) => {
+    if (res && res.statusCode >= 500 && attempt === 0 && (req.method === 'GET' || req.method === 'HEAD') && /\/static\//.test(String(req.url))) {
+      // the first answer's body is not read: cancelled, so its connection goes back to the pool
+      const body: unknown = Reflect.get(res, 'stream');
+      if (body && typeof body === 'object' && 'destroy' in body && typeof body.destroy === 'function') body.destroy();
+      ctx.log.warn({ status: res.statusCode, path: new URL(String(req.url), 'http://127.0.0.1').pathname }, 'Superset failed a static asset; asking once more');
+      return 100;
+    }
+    return getDefaultDelay(req, res, err, attempt);
+  };
+
   // the routes are declared now, @fastify/http-proxy is loaded on the first /bi request (core's LazyHttpProxy)
   const proxy = new LazyHttpProxy();
   // the proxied tool's paths are not Basin's API: keep them out of the OpenAPI document
@@ -51,7 +65,7 @@ export async function registerBiProxy(ctx: PluginContext, deps: { supervisor: Su
         preHandler: guard,
         // Superset 6.1 links its logout as /bi/bi/logout (apache/superset#40576)
         preRewrite: (url) => url.replace(/^\/bi\/bi\//, '/bi/'),
-        replyOptions: { getUpstream: upstream, rewriteRequestHeaders: signIn },
+        replyOptions: { getUpstream: upstream, rewriteRequestHeaders: signIn, retryDelay: retryStaticOnce },
       });
     }
     // Superset 6.1 requests some webpack chunks at /static/assets outside its prefix (apache/superset#39429)
@@ -62,7 +76,7 @@ export async function registerBiProxy(ctx: PluginContext, deps: { supervisor: Su
       rewritePrefix: '/bi/static',
       config: { permission: 'dashboard.view', owner: 'bi' },
       preHandler: guard,
-      replyOptions: { getUpstream: upstream, rewriteRequestHeaders: signIn },
+      replyOptions: { getUpstream: upstream, rewriteRequestHeaders: signIn, retryDelay: retryStaticOnce },
     });
   });
 }
