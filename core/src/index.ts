@@ -32,6 +32,7 @@ export { diesWithParent } from './dies-with-parent.js';
 export { localPortFree } from './local-port.js';
 export * from './warehouse/companion-venv.js';
 export * from './warehouse/portable-types.js';
+export * from './warehouse/forget.js';
 export * from './warehouse/registry.js';
 export * from './warehouse/open.js';
 export * from './warehouse/dbt-pins.js';

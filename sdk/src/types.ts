@@ -45,7 +45,7 @@ export interface ResourceSpec {
  * - `records`: a batch of rows (the engine writes each batch to a newline-delimited JSON file and
  *   bulk-reads it with DuckDB's read_json, never row by row);
  * - `file`: a local file DuckDB reads itself (read_csv/read_json/read_parquet); its rows get
- *   `_basin_source_file = sourceFile ?? path`. A CSV row whose field count differs from the header
+ *   the id of `sourceFile ?? path` (`_basin_file_id`; the name is in `raw_<source>._basin_files`). A CSV row whose field count differs from the header
  *   fails the sync (file, line, reason) unless `malformedRows` is 'quarantine': then such rows go to
  *   the `<table>__rejects` table beside the raw table and the rest loads;
  * - `forget_files`: rows that came from these source files are dropped in the same swap

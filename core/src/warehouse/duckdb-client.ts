@@ -21,6 +21,7 @@ import {
   type WarehouseClient,
   type WarehouseHealth,
 } from './interface.js';
+import { forgetList } from './forget.js';
 import { toPortableType } from './portable-types.js';
 import { DBT_CORE_REQUIREMENTS } from './dbt-pins.js';
 
@@ -160,7 +161,7 @@ export class DuckDBWarehouseClient implements WarehouseClient {
               const have = new Set((await describe(c, target)).map((x) => x.name));
               // DuckDB wants ALTERs before other changes to the table in a transaction
               for (const col of await describe(c, stg)) if (!have.has(col.name)) await c.run(`ALTER TABLE ${target} ADD COLUMN ${ident(col.name)} ${col.type}`);
-              if (r.forget?.values.length) await c.run(`DELETE FROM ${target} WHERE ${ident(r.forget.column)} IN (${r.forget.values.map(literal).join(', ')})`);
+              if (r.forget?.values.length) await c.run(`DELETE FROM ${target} WHERE ${ident(r.forget.column)} IN (${forgetList(r.forget.values, literal)})`);
               const pk = r.disposition === 'merge' ? (r.primaryKey ?? []) : [];
               if (pk.length) await c.run(`DELETE FROM ${target} AS t USING ${stg} AS s WHERE ${pk.map((k) => `t.${ident(k)} = s.${ident(k)}`).join(' AND ')}`);
               await c.run(`INSERT INTO ${target} BY NAME SELECT * FROM ${stg}`);

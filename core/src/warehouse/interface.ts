@@ -100,9 +100,10 @@ export interface ResourceSwap {
   primaryKey?: string[];
   /**
    * append and merge: rows of the table whose `column` holds one of `values` are deleted first, in
-   * the same transaction (the rows of source files a sync forgot or reloaded: `_basin_source_file`)
+   * the same transaction (the rows of source files a sync forgot or reloaded: `_basin_file_id`);
+   * numbers are compared as BIGINT, strings as text
    */
-  forget?: { column: string; values: string[] };
+  forget?: { column: string; values: Array<string | number> };
 }
 
 /** `unload` writes only the rows whose `column` equals `equals` (one sync's rows: `_basin_sync_id`) */
@@ -263,3 +264,10 @@ export const WAREHOUSE_META_SCHEMA = '_basin_meta';
 export const WAREHOUSE_SCHEMA_PREFIX_ENV = 'BASIN_SCHEMA_PREFIX';
 /** staging tables are named `_basin_staging__<resource>__<sync>` */
 export const WAREHOUSE_STAGING_PREFIX = '_basin_staging__';
+/**
+ * In each raw schema, the names of the source files the rows came from: rows carry `_basin_file_id`,
+ * this table maps it to the file (written by the sync with the rows, in the same transaction)
+ */
+export const WAREHOUSE_FILES_TABLE = '_basin_files';
+/** Basin's own tables inside a raw schema (staging, the files table): bookkeeping, not a source's data */
+export const isBasinTable = (name: string): boolean => name.startsWith('_basin_');

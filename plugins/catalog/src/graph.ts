@@ -1,3 +1,4 @@
+import { isBasinTable } from '@basin/core';
 import type { DbtArtifacts, ManifestNode } from './artifacts.js';
 import type { WarehouseTable } from './warehouse-tables.js';
 
@@ -86,7 +87,8 @@ export function buildGraph(artifacts: DbtArtifacts, tables: WarehouseTable[], ba
 
   // raw tables in the warehouse
   for (const t of tables) {
-    if (!t.schema.startsWith('raw_')) continue;
+    // a raw schema's `_basin_files` is Basin's bookkeeping (docs/sources.md), not a source table
+    if (!t.schema.startsWith('raw_') || isBasinTable(t.name)) continue;
     nodes.set(rawId(t.schema, t.name), {
       id: rawId(t.schema, t.name), name: `${sourceOfSchema(t.schema)}.${t.name}`, kind: 'raw', layer: 'raw', source: sourceOfSchema(t.schema), schema: t.schema, relation: t.name,
       description: '', tags: [], materialized: null, path: null, raw_sql: null, compiled_sql: null, columns: columnsFor('', {}, t), tests: [], depends_on: [], estimated_rows: t.estimated_rows, in_warehouse: true,

@@ -281,12 +281,12 @@ test('basin drift accept goes through the API when the server runs (the warehous
 test('a column missing from the newly loaded data is column_removed although older rows keep it in the table', async () => {
   const { app, gov } = await boot();
   try {
-    await sql(app, `CREATE SCHEMA raw_shop; CREATE TABLE raw_shop.orders (id INTEGER, amount DOUBLE, note VARCHAR, _basin_source_file VARCHAR)`);
+    await sql(app, `CREATE SCHEMA raw_shop; CREATE TABLE raw_shop.orders (id INTEGER, amount DOUBLE, note VARCHAR, _basin_file_id BIGINT)`);
     const incremental = (syncId: string, loaded: string[] | null) =>
       gov.afterLoad({ source: 'shop', syncId, fullRefresh: false, tables: [{ name: 'orders', schema: 'raw_shop', rows: 1, loaded_columns: loaded }] });
-    await incremental('s1', ['id', 'amount', 'note', '_basin_source_file']);
+    await incremental('s1', ['id', 'amount', 'note', '_basin_file_id']);
     // the next file has no `amount`: the table keeps the column (older rows), the source lost it
-    await incremental('s2', ['id', 'note', '_basin_source_file']);
+    await incremental('s2', ['id', 'note', '_basin_file_id']);
     let r = (await app.http.inject({ method: 'GET', url: '/api/governance/schema-drift?source=shop' })).json();
     assert.deepEqual(r.items.map((e: any) => [e.change_type, e.column, e.old_type, e.status, e.sync_id]), [['column_removed', 'amount', 'DOUBLE', 'pending', 's2']]);
     assert.deepEqual(r.attention_sources, ['shop']);
@@ -296,7 +296,7 @@ test('a column missing from the newly loaded data is column_removed although old
     // accepting takes the loaded schema as the baseline, so the next load of the same files is unchanged
     const acc = (await app.http.inject({ method: 'POST', url: '/api/governance/drift/shop/accept' })).json();
     assert.deepEqual(acc.tables[0].columns.map((c: any) => c.name), ['id', 'note']);
-    await incremental('s4', ['id', 'note', '_basin_source_file']);
+    await incremental('s4', ['id', 'note', '_basin_file_id']);
     r = (await app.http.inject({ method: 'GET', url: '/api/governance/schema-drift?source=shop' })).json();
     assert.equal(r.total, 1);
     assert.deepEqual(r.attention_sources, []);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { BasinApp } from '@basin/core';
+import { isBasinTable, type BasinApp } from '@basin/core';
 
 export type Layer = 'raw' | 'staging' | 'intermediate' | 'marts' | 'other';
 
@@ -25,7 +25,8 @@ export async function platformHealth(app: BasinApp): Promise<Record<string, unkn
   const warehouse = { type: wh.type, status: wh.ok ? 'ok' : 'error', latency_ms: wh.latencyMs ?? null };
   try {
     if (!wh.ok) throw new Error(wh.message ?? 'no answer');
-    const rows = (await app.warehouseClient.listTables()).map((t) => ({ s: t.schema, t: t.name }));
+    // Basin's own tables (the files table beside raw tables) are not counted as data
+    const rows = (await app.warehouseClient.listTables()).filter((t) => !isBasinTable(t.name)).map((t) => ({ s: t.schema, t: t.name }));
     const count = (l: Layer) => rows.filter((r) => layerOf(r.s, r.t) === l).length;
     let size = 0;
     // the embedded file's size; a server engine's storage is its own

@@ -35,6 +35,7 @@ export interface EngineDeps {
 }
 
 const iso = (d: Date) => d.toISOString();
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Runs syncs as jobs: one per source, at most `platform.workers` at once, cancellable, recorded in state.db. */
 /** how often a running sync reports progress on the event bus */
@@ -156,6 +157,8 @@ export class SyncEngineImpl implements SyncEngine, SyncRemote {
   start(source: string, opts: SyncOptions = {}): SyncRecord {
     const entry = this.d.sources.find(source);
     if (!entry) throw errors.notFound(`Source "${source}"`, { source });
+    // a sync's id is the UUID on its rows (`_basin_sync_id`); ids from a queue are made by crypto.randomUUID too
+    if (opts.id !== undefined && !UUID.test(opts.id)) throw errors.badRequest(`A sync id is a UUID; got "${opts.id}".`, { sync_id: opts.id });
     if (this.bySource.has(source)) {
       throw syncErrors.sync_in_progress({ source }, { details: { source, sync_id: this.bySource.get(source) } });
     }

@@ -23,7 +23,7 @@ export class LoadSession {
     private readonly warehouse: Warehouse,
     readonly source: string,
     readonly syncId: string,
-    loadedAt: Date,
+    private readonly loadedAt: Date,
     tmpDir: string,
     private readonly specs: ResourceSpec[],
     signal: AbortSignal,
@@ -50,7 +50,7 @@ export class LoadSession {
   async commit(fullRefresh: boolean): Promise<LoadedTable[]> {
     for (const spec of this.specs) if (fullRefresh || spec.writeDisposition === 'replace') this.staging.resource(spec.name);
     const touched = [...this.staging.resources.values()].filter((r) => r.created || r.forget.size || fullRefresh || r.spec?.writeDisposition === 'replace');
-    return commitLoad(this.warehouse, { schema: this.schema, source: this.source, syncId: this.syncId, resources: touched, fullRefresh });
+    return commitLoad(this.warehouse, { schema: this.schema, source: this.source, syncId: this.syncId, loadedAt: this.loadedAt, resources: touched, fullRefresh });
   }
 
   /** drops this sync's staging tables (after a successful swap, or after a failure or cancel: then the space they took is reclaimed) */

@@ -21,8 +21,11 @@ describe('sync engine: loading records', () => {
     assert.equal(rec.status, 'succeeded', rec.error ?? '');
     assert.equal(rec.rows, 12);
     assert.deepEqual(rec.tables, [{ name: 'items', schema: 'raw_shop', rows: 12 }]);
-    const r = await rows(t.app, 'SELECT count(*)::INT AS n, count(DISTINCT _basin_sync_id)::INT AS s, min(_basin_sync_id) AS id, min(_basin_loaded_at)::VARCHAR AS at, count(_basin_source_file)::INT AS f FROM raw_shop.items');
+    const r = await rows(t.app, 'SELECT count(*)::INT AS n, count(DISTINCT _basin_sync_id)::INT AS s, min(_basin_sync_id)::VARCHAR AS id, min(_basin_loaded_at)::VARCHAR AS at, count(_basin_file_id)::INT AS f FROM raw_shop.items');
     assert.deepEqual(r[0], { n: 12, s: 1, id: rec.id, at: '2026-03-01 12:00:00', f: 0 });
+    // the sync id is typed UUID, the load time TIMESTAMP; rows of records name no file
+    const types = await rows(t.app, "SELECT column_name AS c, data_type AS t FROM information_schema.columns WHERE table_schema = 'raw_shop' AND table_name = 'items' AND starts_with(column_name, '_basin_') ORDER BY 1");
+    assert.deepEqual(types, [{ c: '_basin_file_id', t: 'BIGINT' }, { c: '_basin_loaded_at', t: 'TIMESTAMP' }, { c: '_basin_sync_id', t: 'UUID' }]);
     await t.app.events.idle();
     // sync_progress (live progress for /ws) comes between start and completion
     assert.deepEqual(events.filter((e) => (e.startsWith('sync_') && e !== 'sync_progress') || e === 'freshness_update'), ['sync_started', 'sync_completed', 'freshness_update']);
@@ -148,10 +151,12 @@ describe('sync engine: loading records', () => {
     delete cfg.hang_at_batch;
   });
 
-  it('unknown source is 404; an unimplemented type fails naming it', async () => {
+  it('unknown source is 404; a sync id that is not a UUID is 400; an unimplemented type fails naming it', async () => {
     const t = await bootSync(`version: "1.0"\nsources:\n  - name: pay\n    type: test_manifest_only\n    generic_config: {}\n`);
     apps.push(t);
     assert.throws(() => t.engine.start('nope'), (e: any) => e.status === 404);
+    // the id is the UUID every row of the sync carries (_basin_sync_id)
+    assert.throws(() => t.engine.start('pay', { id: 'sync-1' }), (e: any) => e.status === 400 && /UUID/.test(e.message));
     const r = await t.engine.run('pay');
     assert.equal(r.status, 'failed');
     assert.match(r.error!, /"test_manifest_only".*not implemented/);

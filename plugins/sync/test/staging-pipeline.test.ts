@@ -1,5 +1,6 @@
 // Record batches load in the background while the source reads on (issue 16): one batch in
 // flight at most, its error surfaces at the next add or flush, and discard waits for it.
+import crypto from 'node:crypto';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -18,7 +19,7 @@ const rows = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({
 async function open(name: string, progress: number[] = []): Promise<{ wh: Warehouse; st: StagingLoad }> {
   const wh = new Warehouse({ dbPath: path.join(dir, `${name}.db`), servingPath: path.join(dir, `${name}-serving.db`) });
   await wh.open();
-  const st = new StagingLoad(wh, 'raw_t', `sync-${name}`, new Date('2026-01-01T00:00:00Z'), path.join(dir, `${name}-tmp`), [{ name: 'items' }], new AbortController().signal, { ...hooks, progress: (_r, rows) => progress.push(rows) });
+  const st = new StagingLoad(wh, 'raw_t', crypto.randomUUID(), new Date('2026-01-01T00:00:00Z'), path.join(dir, `${name}-tmp`), [{ name: 'items' }], new AbortController().signal, { ...hooks, progress: (_r, rows) => progress.push(rows) });
   return { wh, st };
 }
 

@@ -214,7 +214,7 @@ export class PostgresWarehouseClient implements WarehouseClient {
             const have = new Set((await this.columnsOn(c, r.schema, r.table))!.map((x) => x.name));
             const staged = (await this.columnsOn(c, r.schema, r.staging)) ?? [];
             for (const col of staged) if (!have.has(col.name)) await c.query(`ALTER TABLE ${target} ADD COLUMN ${pgIdent(col.name)} ${postgresType(col.type)}`);
-            if (r.forget?.values.length) await c.query(`DELETE FROM ${target} WHERE ${pgIdent(r.forget.column)} = ANY($1::text[])`, [r.forget.values]);
+            if (r.forget?.values.length) await c.query(`DELETE FROM ${target} WHERE ${pgIdent(r.forget.column)} = ANY($1::${r.forget.values.every((v) => typeof v === 'number') ? 'bigint' : 'text'}[])`, [r.forget.values]);
             // merge as DELETE USING + INSERT in this transaction: the same rows as DuckDB's commit (a key
             // staged twice keeps both rows there too), where MERGE / ON CONFLICT would refuse the batch;
             // only the staged rows are written, the table's other rows stay where they are

@@ -15,6 +15,7 @@ import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import {
   duckdbFileScan,
+  forgetList,
   WAREHOUSE_META_SCHEMA as META,
   WAREHOUSE_SCHEMA_PREFIX_ENV,
   WAREHOUSE_STAGING_PREFIX,
@@ -295,7 +296,7 @@ export class TrinoWarehouseClient implements WarehouseClient {
     const names = (await this.describeTable(res.schema, res.table))!.map((c) => c.name);
     const present = names.filter((n) => columns.some((c) => c.name === n));
     // rows of forgotten files go first (one more Iceberg commit; the intent's snapshot covers it)
-    if (res.forget?.values.length) await this.w().run(`DELETE FROM ${target} WHERE ${ident(res.forget.column)} IN (${res.forget.values.map(literal).join(', ')})`);
+    if (res.forget?.values.length) await this.w().run(`DELETE FROM ${target} WHERE ${ident(res.forget.column)} IN (${forgetList(res.forget.values, literal)})`);
     if (res.disposition === 'append') {
       await this.w().run(`INSERT INTO ${target} (${present.map(ident).join(', ')}) SELECT ${select(present)} FROM ${staging}`);
       return false;

@@ -129,8 +129,14 @@ test('migrate --to postgres copies raw tables and cursor state, switches project
     assert.equal(app.warehouseClient.capabilities.type, 'postgres');
     const rec = await app.resolve(syncEngineRef).run('files');
     assert.equal(rec.status, 'succeeded', rec.error ?? '');
-    const visits = (await app.warehouseClient.listTables('raw_files')).filter((t) => !t.name.endsWith('__rejects'));
+    const visits = (await app.warehouseClient.listTables('raw_files')).filter((t) => !t.name.endsWith('__rejects') && t.name !== '_basin_files');
     assert.equal(visits.length, 1);
+    // the rows' file ids name their file in _basin_files, on PostgreSQL too
+    const named = await app.warehouseClient.query(
+      `SELECT f.source_file, count(*) FROM ${app.warehouseClient.capabilities.qualify('raw_files', visits[0]!.name)} AS v JOIN ${app.warehouseClient.capabilities.qualify('raw_files', '_basin_files')} AS f ON f.file_id = v._basin_file_id GROUP BY 1`,
+      { timeoutMs: 5000, maxRows: 5 },
+    );
+    assert.deepEqual(named.rows, [['data/files/visits.csv', '3']]);
     const got = await app.warehouseClient.query(`SELECT count(*), count(DISTINCT page) FROM ${app.warehouseClient.capabilities.qualify('raw_files', visits[0]!.name)}`, { timeoutMs: 5000, maxRows: 1 });
     assert.deepEqual(got.rows[0], ['3', '2']);
     assert.deepEqual([...(await app.warehouseClient.committedSyncs([rec.id]))], [rec.id]);

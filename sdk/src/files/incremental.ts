@@ -4,7 +4,7 @@ import { detectFormat, type FileFormat } from './formats.js';
 import { hashFile } from './hash.js';
 import { listFiles, type ListedFile } from './list.js';
 
-/** What a file source remembers per file; `path` is the file's `_basin_source_file` value. */
+/** What a file source remembers per file; `path` is the file's source-file name (`_basin_files.source_file`). */
 export interface TrackedFile {
   path: string;
   size: number;
@@ -34,7 +34,7 @@ export interface ReadFilesOptions {
   malformedRows?: MalformedRows;
 }
 
-/** The `_basin_source_file` id of a file: project-relative with `/` when inside the project, else absolute. */
+/** The source-file name of a file: project-relative with `/` when inside the project, else absolute. */
 export function sourceFileId(projectDir: string, file: string): string {
   const rel = path.relative(projectDir, file);
   if (rel && !rel.startsWith('..') && !path.isAbsolute(rel)) return rel.split(path.sep).join('/');

@@ -52,7 +52,7 @@ export function fileResource(sourceName: string): ResourceSpec {
   return {
     name: sourceName,
     writeDisposition: 'append',
-    description: 'Every matching file, loaded into one table; `_basin_source_file` names the file of each row.',
+    description: 'Every matching file, loaded into one table; each row carries `_basin_file_id`, the id of its file in `_basin_files`.',
   };
 }
 

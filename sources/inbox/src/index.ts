@@ -15,8 +15,8 @@ function specs(cfg: InboxConfig): ResourceSpec[] {
   ];
   if (!cfg.attachments) return out;
   const tables = new Set([...cfg.attachment_tables.map((t) => t.table), 'attachments_csv', 'attachments_json', 'attachments_parquet']);
-  // data attachments are appended: a message is read once per UIDVALIDITY, and its rows carry its IMAP URL
-  for (const t of tables) out.push({ name: t, writeDisposition: 'append', description: 'rows of CSV, JSON or Parquet attachments; _basin_source_file names the message and part' });
+  // data attachments are appended: a message is read once per UIDVALIDITY, and its rows carry the id of its IMAP URL (_basin_files)
+  for (const t of tables) out.push({ name: t, writeDisposition: 'append', description: 'rows of CSV, JSON or Parquet attachments; their _basin_file_id names the message and part in _basin_files' });
   return out;
 }
 

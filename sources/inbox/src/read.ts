@@ -72,7 +72,7 @@ export function tableFor(cfg: InboxConfig, a: AttachmentPart): string | null {
   return a.format ? `attachments_${a.format}` : null;
 }
 
-/** The mailbox as an IMAP URL (RFC 5092), the stem of every `_basin_source_file` of its rows. */
+/** The mailbox as an IMAP URL (RFC 5092), the stem of the source-file name of every attachment (`_basin_files.source_file`). */
 export function mailboxUrl(cfg: InboxConfig, folder: string, uidvalidity: number): string {
   return `imap://${encodeURIComponent(cfg.username)}@${cfg.host}:${portOf(cfg)}/${encodeURIComponent(folder)};UIDVALIDITY=${uidvalidity}`;
 }

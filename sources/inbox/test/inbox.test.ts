@@ -86,7 +86,7 @@ test('inbox through the sync engine: messages, attachments and CSV/JSON/Parquet 
   const note = await b.app.warehouse.query<Record<string, unknown>>("SELECT from_address, from_name, body_text, attachment_count, seen, uid::INT AS uid FROM raw_mail.messages WHERE subject = 'Plain note'");
   assert.deepEqual(note[0], { from_address: 'anna@example.test', from_name: 'Anna', body_text: 'Grüße aus Köln — no attachment', attachment_count: 0, seen: false, uid: 4 });
   // typed columns from the files themselves, and each row names the message and part it came from
-  const sales = await b.app.warehouse.query<Record<string, unknown>>('SELECT sum(sales)::INT AS s, any_value(_basin_source_file) AS f, typeof(any_value(day)) AS t FROM raw_mail.sales');
+  const sales = await b.app.warehouse.query<Record<string, unknown>>('SELECT sum(sales)::INT AS s, any_value(f.source_file) AS f, typeof(any_value(day)) AS t FROM raw_mail.sales JOIN raw_mail._basin_files AS f ON f.file_id = _basin_file_id AND f.table_name = \'sales\'');
   assert.deepEqual(sales[0], { s: 150, f: `imap://reports%40example.test@127.0.0.1:${imap.port}/Reports;UIDVALIDITY=${sales[0]!.f!.toString().match(/UIDVALIDITY=(\d+)/)![1]}/;UID=1/;SECTION=2`, t: 'DATE' });
   assert.equal(await count(b.app, 'SELECT sum(amount)::INT AS n FROM raw_mail.attachments_parquet'), 1950);
   assert.equal(await count(b.app, 'SELECT count(*) FILTER (WHERE paid)::INT AS n FROM raw_mail.attachments_json'), 3);
@@ -223,7 +223,7 @@ test('inbox: a SIGKILL mid-sync keeps the previous tables and saved UIDs; the ne
   assert.deepEqual(after[0], { n: 26, d: 26, lo: 1, hi: 26 });
   // k3, k6, ... k24: 8 attachments of 2 rows each
   assert.equal(await count(b.app, 'SELECT count(*)::INT AS n FROM raw_kill.attachments_csv'), 16);
-  assert.equal(await count(b.app, 'SELECT count(DISTINCT _basin_source_file)::INT AS n FROM raw_kill.attachments_csv'), 8);
+  assert.equal(await count(b.app, 'SELECT count(DISTINCT _basin_file_id)::INT AS n FROM raw_kill.attachments_csv'), 8);
 });
 
 test('inbox: a wrong password, an unreachable host, a missing folder and a missing variable say what to fix, never the password', async () => {

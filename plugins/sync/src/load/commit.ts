@@ -2,6 +2,7 @@ import { ident, literal, type Conn, type Warehouse } from '@basin/core';
 import { SourceError } from '@basin/sdk';
 import { META_SCHEMA, rejectsStaging, rejectsTable, STAGING_PREFIX, type LoadedTable, type ResourceLoad, type WidenedColumn } from './types.js';
 import { widen } from './widen.js';
+import { fileId, fileIdSql, FILES_TABLE } from './file-id.js';
 
 /**
  * The commit half of a load: swaps every touched resource's staging into its raw table in ONE
@@ -10,7 +11,7 @@ import { widen } from './widen.js';
  * resource) renames staging over the table; append/merge inserts into it, after dropping rows of
  * forgotten files (and, for merge, of updated keys). A failure rolls back: the previous tables stay.
  */
-export async function commitLoad(warehouse: Warehouse, o: { schema: string; source: string; syncId: string; resources: ResourceLoad[]; fullRefresh: boolean }): Promise<LoadedTable[]> {
+export async function commitLoad(warehouse: Warehouse, o: { schema: string; source: string; syncId: string; loadedAt: Date; resources: ResourceLoad[]; fullRefresh: boolean }): Promise<LoadedTable[]> {
   return warehouse.write(
     async (c) => {
       await c.run(`CREATE SCHEMA IF NOT EXISTS ${ident(META_SCHEMA)}`);
@@ -19,7 +20,11 @@ export async function commitLoad(warehouse: Warehouse, o: { schema: string; sour
       const out: LoadedTable[] = [];
       await c.run('BEGIN TRANSACTION');
       try {
-        for (const r of o.resources) out.push(await swapOne(c, o.schema, o.syncId, r, o.fullRefresh));
+        for (const r of o.resources) {
+          const t = await swapOne(c, o.schema, o.syncId, r, o.fullRefresh);
+          await recordFiles(c, o.schema, o.syncId, o.loadedAt, r, o.fullRefresh || r.spec?.writeDisposition === 'replace');
+          out.push(t);
+        }
         await c.run(`INSERT INTO ${ident(META_SCHEMA)}.sync_commits VALUES (${literal(o.syncId)}, ${literal(o.source)}, now())`);
         await c.run('COMMIT');
       } catch (e) {
@@ -36,9 +41,12 @@ async function swapOne(c: Conn, schema: string, syncId: string, r: ResourceLoad,
   const target = `${ident(schema)}.${ident(r.name)}`;
   const stg = `${ident(schema)}.${ident(r.staging)}`;
   const exists = await tableExists(c, schema, r.name);
-  const previousTypes = exists ? await columnTypes(c, target) : new Map<string, string>();
-  const before = exists ? Number((await c.runAndReadAll(`SELECT count(*) FROM ${target}`)).getRows()[0]![0]) : 0;
   const replace = fullRefresh || r.spec?.writeDisposition === 'replace';
+  let previousTypes = exists ? await columnTypes(c, target) : new Map<string, string>();
+  // a table from before file ids (a path on every row) takes this sync's rows once it has them too
+  const upgraded = exists && !replace && previousTypes.has(LEGACY_FILE_COLUMN) && !previousTypes.has('_basin_file_id');
+  if (upgraded) previousTypes = await upgradeFileColumn(c, schema, r.name);
+  const before = exists ? Number((await c.runAndReadAll(`SELECT count(*) FROM ${target}`)).getRows()[0]![0]) : 0;
   const guard = (after: number) => {
     if (before > 0 && after === 0 && !fullRefresh) {
       throw new SourceError(
@@ -77,10 +85,7 @@ async function swapOne(c: Conn, schema: string, syncId: string, r: ResourceLoad,
         }
       }
     }
-    if (r.forget.size && have.has('_basin_source_file')) {
-      const list = [...r.forget].map(literal).join(', ');
-      await c.run(`DELETE FROM ${target} WHERE _basin_source_file IN (${list})`);
-    }
+    if (r.forget.size && have.has('_basin_file_id')) await c.run(`DELETE FROM ${target} WHERE _basin_file_id IN (${[...r.forget].map(fileId).join(', ')})`);
     if (r.created) {
       const pk = r.spec?.writeDisposition === 'merge' ? (r.spec.primaryKey ?? []).filter((k) => have.has(k) && r.columns.has(k)) : [];
       if (pk.length) {
@@ -91,9 +96,9 @@ async function swapOne(c: Conn, schema: string, syncId: string, r: ResourceLoad,
     }
     // a delete flag removes keys the table keeps no row of: a server cannot tell them from this sync's rows
     const deletes = !!(r.spec?.deleteFlag && r.columns.has(r.spec.deleteFlag));
-    if (!retyped && !deletes) {
+    if (!retyped && !deletes && !upgraded) {
       const pk = r.spec?.writeDisposition === 'merge' ? (r.spec.primaryKey ?? []).filter((k) => have.has(k) && r.columns.has(k)) : [];
-      const forgotFiles = r.forget.size && have.has('_basin_source_file') ? [...r.forget] : [];
+      const forgotFiles = r.forget.size && have.has('_basin_file_id') ? [...r.forget] : [];
       change = { kind: pk.length ? 'merged' : 'appended', primaryKey: pk, forgotFiles };
     }
     const after = Number((await c.runAndReadAll(`SELECT count(*) FROM ${target}`)).getRows()[0]![0]);
@@ -106,6 +111,50 @@ async function swapOne(c: Conn, schema: string, syncId: string, r: ResourceLoad,
   const columns = described.map((x) => ({ name: x.column_name, type: x.column_type, nullable: x.null === 'YES' }));
   const widened = r.created ? await widenedColumns(c, target, syncId, r, previousTypes, columns) : [];
   return { name: r.name, schema, rows, loaded: r.rows, columns, rejected: r.rejected, rejectsTable: rejects, widened, change };
+}
+
+/** the per-row source-file name of tables written before `_basin_file_id` */
+const LEGACY_FILE_COLUMN = '_basin_source_file';
+
+/**
+ * Rewrites a table that still names its source file on every row (`_basin_source_file`, before
+ * issue 19) to the id layout: `_basin_file_id` in its place, the names in `_basin_files`. Runs once,
+ * inside the sync's commit transaction; returns the table's new column types.
+ */
+async function upgradeFileColumn(c: Conn, schema: string, table: string): Promise<Map<string, string>> {
+  const target = `${ident(schema)}.${ident(table)}`;
+  const tmp = `${ident(schema)}.${ident(`${STAGING_PREFIX}${table}__upgrade`)}`;
+  await c.run(`CREATE TABLE ${tmp} AS SELECT * EXCLUDE (${LEGACY_FILE_COLUMN}), ${fileIdSql(LEGACY_FILE_COLUMN)} AS _basin_file_id FROM ${target}`);
+  await createFilesTable(c, schema);
+  await c.run(
+    `INSERT INTO ${ident(schema)}.${FILES_TABLE} SELECT ${fileIdSql(LEGACY_FILE_COLUMN)}, ${literal(table)}, ${LEGACY_FILE_COLUMN}, TRY_CAST(arg_max(_basin_sync_id, _basin_loaded_at) AS UUID), max(_basin_loaded_at) FROM ${target} WHERE ${LEGACY_FILE_COLUMN} IS NOT NULL GROUP BY ${LEGACY_FILE_COLUMN}`,
+  );
+  await c.run(`DROP TABLE ${target}`);
+  await c.run(`ALTER TABLE ${tmp} RENAME TO ${ident(table)}`);
+  return columnTypes(c, target);
+}
+
+function createFilesTable(c: Conn, schema: string): Promise<unknown> {
+  return c.run(`CREATE TABLE IF NOT EXISTS ${ident(schema)}.${FILES_TABLE} (file_id BIGINT, table_name VARCHAR, source_file VARCHAR, sync_id UUID, loaded_at TIMESTAMP)`);
+}
+
+/**
+ * Keeps `raw_<source>._basin_files` in step with the table, in the commit's transaction: the files
+ * this sync loaded replace their earlier entries, forgotten files go, a replace starts the table's
+ * entries afresh. Rows carry only `_basin_file_id`; this table names the file.
+ */
+async function recordFiles(c: Conn, schema: string, syncId: string, loadedAt: Date, r: ResourceLoad, replace: boolean): Promise<void> {
+  const gone = new Set([...r.forget, ...r.loadedFiles]);
+  if (!r.loadedFiles.size && !(await tableExists(c, schema, FILES_TABLE))) return;
+  if (!r.loadedFiles.size && !replace && !gone.size) return;
+  await createFilesTable(c, schema);
+  const files = `${ident(schema)}.${FILES_TABLE}`;
+  if (replace) await c.run(`DELETE FROM ${files} WHERE table_name = ${literal(r.name)}`);
+  else if (gone.size) await c.run(`DELETE FROM ${files} WHERE table_name = ${literal(r.name)} AND file_id IN (${[...gone].map(fileId).join(', ')})`);
+  if (!r.loadedFiles.size) return;
+  const at = `CAST(${literal(loadedAt.toISOString())} AS TIMESTAMP)`;
+  const sync = `CAST(${literal(syncId)} AS UUID)`;
+  await c.run(`INSERT INTO ${files} VALUES ${[...r.loadedFiles].map((f) => `(${fileId(f)}, ${literal(r.name)}, ${literal(f)}, ${sync}, ${at})`).join(', ')}`);
 }
 
 /**

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ResourceSwap, WarehouseClient } from '@basin/core';
+import { fileId, FILES_TABLE } from './file-id.js';
 import { META_SCHEMA, STAGING_PREFIX, type TableChange } from './types.js';
 
 /** a table the sync committed locally, and what the commit did to it */
@@ -43,6 +44,8 @@ export async function shipToServerWarehouse(
   try {
     const inStep = await serverHasPreviousSync(local, server, o.source, o.syncId);
     const all: ShippedTable[] = [...o.tables, ...o.rejects.map((name) => ({ name, change: { kind: 'rebuilt' } as const }))];
+    // the names of the files the rows came from go whole beside them (a small table)
+    if (all.length && (await local.describeTable(o.schema, FILES_TABLE))) all.push({ name: FILES_TABLE, change: { kind: 'rebuilt' } });
     // out of step: every table of the source goes whole, also those this sync did not touch (the
     // server may lack the rows of the sync it missed in any of them)
     if (!inStep) for (const t of await local.listTables(o.schema)) if (t.kind === 'table' && !all.some((x) => x.name === t.name)) all.push({ name: t.name, change: { kind: 'rebuilt' } });
@@ -56,7 +59,7 @@ export async function shipToServerWarehouse(
       await server.loadStaged({ schema: o.schema, staging, file, columns });
       fs.rmSync(file.path, { force: true });
       if (delta && t.change.kind !== 'rebuilt') {
-        const forget = t.change.forgotFiles.length ? { column: '_basin_source_file', values: t.change.forgotFiles } : undefined;
+        const forget = t.change.forgotFiles.length ? { column: '_basin_file_id', values: t.change.forgotFiles.map(fileId) } : undefined;
         if (t.change.kind === 'merged') resources.push({ schema: o.schema, table: t.name, staging, disposition: 'merge', primaryKey: t.change.primaryKey, forget });
         else resources.push({ schema: o.schema, table: t.name, staging, disposition: 'append', forget });
       } else resources.push({ schema: o.schema, table: t.name, staging, disposition: 'replace' });

@@ -4,6 +4,7 @@ import { ident, literal, type Conn, type Warehouse } from '@basin/core';
 import { SourceError, type ReadItem, type ResourceSpec } from '@basin/sdk';
 import { detectDelimiter } from './csv-diagnose.js';
 import { describeFileError } from './diagnose.js';
+import { fileId, fileIdSql } from './file-id.js';
 import { appendBatch, planBatch, type BatchPlan } from './record-batch.js';
 import { OPTION_NAME, recordJson, sqlValue } from './sql.js';
 import { rejectsStaging, STAGING_PREFIX, type FileItem, type LoadHooks, type ResourceLoad } from './types.js';
@@ -149,7 +150,7 @@ export class StagingLoad {
         records = null;
         plan = null;
         return {
-          select: `SELECT ${columns}, ${this.metaColumns()}, CAST(NULL AS VARCHAR) AS _basin_source_file FROM temp.main.${ident(tmp)}`,
+          select: `SELECT ${columns}, ${this.metaColumns()}, ${NO_FILE} FROM temp.main.${ident(tmp)}`,
           cleanup: `DROP TABLE IF EXISTS temp.main.${ident(tmp)}`,
         };
       });
@@ -164,7 +165,7 @@ export class StagingLoad {
     lines.length = 0;
     const columns = r.spec?.columns?.length ? Object.fromEntries(r.spec.columns.map((c) => [c.name, c.type])) : undefined;
     const sql = `read_json([${literal(file)}], format='newline_delimited', union_by_name=true${columns ? `, columns=${sqlValue(columns)}` : ''})`;
-    await this.loadSelect(r, `SELECT *, ${this.metaColumns()}, CAST(NULL AS VARCHAR) AS _basin_source_file FROM ${sql}`);
+    await this.loadSelect(r, `SELECT *, ${this.metaColumns()}, ${NO_FILE} FROM ${sql}`);
     fs.rmSync(file, { force: true });
   }
 
@@ -188,7 +189,7 @@ export class StagingLoad {
       present.push(f);
       r.loadedFiles.add(f.sourceFile ?? f.path);
     }
-    // one statement per group of files that share a reader and options; renamed files get their own
+    // one statement per group of files that share a reader and options
     const groups = new Map<string, FileItem[]>();
     for (const f of present) {
       const delim = f.format === 'csv' && !f.options?.delim && !f.options?.sep ? detectDelimiter(f.path) : '';
@@ -217,18 +218,15 @@ export class StagingLoad {
     Object.assign(opts, f0.options ?? {});
     if (quarantine) Object.assign(opts, { strict_mode: true, null_padding: false, store_rejects: true, rejects_table: REJECTS_TMP, rejects_scan: REJECTS_SCAN_TMP });
     if (files.length > 1) opts.union_by_name = true;
-    // files a source names differently (e.g. project-relative) get their name through a CASE on the path
-    const renamed = files.some((f) => f.sourceFile !== undefined && f.sourceFile !== f.path);
-    // one file: its name is a constant, cheaper than DuckDB's per-row filename column
+    // one file: its id is a constant; several: DuckDB's file path column, mapped to the file's id
     const single = files.length === 1;
-    if (!single) opts.filename = renamed ? '_basin_file_path' : '_basin_source_file';
+    if (!single) opts.filename = '_basin_file_path';
     const optSql = Object.entries(opts)
       .filter(([k]) => OPTION_NAME.test(k))
       .map(([k, v]) => `${k}=${sqlValue(v)}`)
       .join(', ');
     const reader = f0.format === 'csv' ? 'read_csv' : f0.format === 'json' ? 'read_json' : 'read_parquet';
-    const fileCol = single ? `, ${literal(f0.sourceFile ?? f0.path)} AS _basin_source_file` : renamed ? `, ${sourceFileExpr(files)} AS _basin_source_file` : '';
-    const select = `SELECT *${renamed && !single ? ' EXCLUDE (_basin_file_path)' : ''}, ${this.metaColumns()}${fileCol} FROM ${reader}(${list}${optSql ? `, ${optSql}` : ''})`;
+    const select = `SELECT *${single ? '' : ' EXCLUDE (_basin_file_path)'}, ${this.metaColumns()}, ${fileIdColumn(files)} FROM ${reader}(${list}${optSql ? `, ${optSql}` : ''})`;
     try {
       await this.loadSelect(r, select, quarantine ? f0 : null, true);
     } catch (e) {
@@ -236,8 +234,12 @@ export class StagingLoad {
     }
   }
 
+  /**
+   * The load time and the sync's id on every row: typed TIMESTAMP and UUID, which DuckDB stores as
+   * constants (a VARCHAR sync id cost ~1.4 G instructions per million rows, docs/decisions.md)
+   */
   private metaColumns(): string {
-    return `CAST(${literal(this.loadedAt.toISOString())} AS TIMESTAMP) AS _basin_loaded_at, ${literal(this.syncId)} AS _basin_sync_id`;
+    return `CAST(${literal(this.loadedAt.toISOString())} AS TIMESTAMP) AS _basin_loaded_at, CAST(${literal(this.syncId)} AS UUID) AS _basin_sync_id`;
   }
 
   /** a staging write: bounded by the load memory limit, interruptible by a cancel, invisible to readers */
@@ -318,13 +320,13 @@ export class StagingLoad {
     if (!n) return;
     const stg = `${ident(this.schema)}.${ident(rejectsStaging(r))}`;
     if (!r.rejectsCreated) {
-      await c.run(`CREATE TABLE ${stg} (file VARCHAR, line BIGINT, raw VARCHAR, reason VARCHAR, _basin_loaded_at TIMESTAMP, _basin_sync_id VARCHAR)`);
+      await c.run(`CREATE TABLE ${stg} (file VARCHAR, line BIGINT, raw VARCHAR, reason VARCHAR, _basin_loaded_at TIMESTAMP, _basin_sync_id UUID)`);
       r.rejectsCreated = true;
     }
     const name = file.sourceFile ?? file.path;
     await c.run(
       `INSERT INTO ${stg} SELECT ${literal(name)}, line, any_value(csv_line), string_agg(error_message, '; ' ORDER BY column_idx), ` +
-        `CAST(${literal(this.loadedAt.toISOString())} AS TIMESTAMP), ${literal(this.syncId)} FROM ${REJECTS_TMP} GROUP BY line ORDER BY line`,
+        `CAST(${literal(this.loadedAt.toISOString())} AS TIMESTAMP), CAST(${literal(this.syncId)} AS UUID) FROM ${REJECTS_TMP} GROUP BY line ORDER BY line`,
     );
     r.rejected += n;
     const first = (await c.runAndReadAll(`SELECT line, string_agg(error_message, '; ' ORDER BY column_idx) FROM ${REJECTS_TMP} GROUP BY line ORDER BY line LIMIT 1`)).getRows()[0];
@@ -352,13 +354,21 @@ export class StagingLoad {
   }
 }
 
+/** records and database rows come from no file */
+const NO_FILE = 'CAST(NULL AS BIGINT) AS _basin_file_id';
+
 /**
- * The SQL giving each row's source-file name from DuckDB's file path column: a common prefix cut when
- * every name is its path minus one prefix (local_files: project-relative), else a CASE over the paths.
+ * The `_basin_file_id` column of a load of `files`: a constant for one file; for several, computed
+ * from DuckDB's file path column, which is constant within a chunk, so the id is computed once per
+ * chunk and the column costs what a constant BIGINT does. A source-file name that is its path minus a
+ * common prefix (local_files: project-relative) is cut from the path; other names (inbox: a message
+ * part's IMAP URL) go through a CASE over the paths.
  */
-function sourceFileExpr(files: FileItem[]): string {
-  const prefixes = new Set(files.map((f) => (f.sourceFile !== undefined && f.path.endsWith(f.sourceFile) ? f.path.slice(0, f.path.length - f.sourceFile.length) : null)));
+function fileIdColumn(files: FileItem[]): string {
+  const name = (f: FileItem) => f.sourceFile ?? f.path;
+  if (files.length === 1) return `CAST(${fileId(name(files[0]!))} AS BIGINT) AS _basin_file_id`;
+  const prefixes = new Set(files.map((f) => (f.path.endsWith(name(f)) ? f.path.slice(0, f.path.length - name(f).length) : null)));
   const [prefix] = [...prefixes];
-  if (prefixes.size === 1 && typeof prefix === 'string') return `substr(_basin_file_path, ${[...prefix].length + 1})`;
-  return `CASE _basin_file_path ${files.map((f) => `WHEN ${literal(f.path)} THEN ${literal(f.sourceFile ?? f.path)}`).join(' ')} END`;
+  if (prefixes.size === 1 && typeof prefix === 'string') return `${fileIdSql(prefix ? `substr(_basin_file_path, ${[...prefix].length + 1})` : '_basin_file_path')} AS _basin_file_id`;
+  return `CASE _basin_file_path ${files.map((f) => `WHEN ${literal(f.path)} THEN CAST(${fileId(name(f))} AS BIGINT)`).join(' ')} END AS _basin_file_id`;
 }

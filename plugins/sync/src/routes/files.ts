@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { BasinError, coreServices, errors, ident, resolveInside, type PluginContext, coreErrors } from '@basin/core';
+import { BasinError, coreServices, errors, ident, literal, resolveInside, type PluginContext, coreErrors } from '@basin/core';
 import { Type } from '@sinclair/typebox';
 import { rawSchema, type SourcesConfig } from '@basin/plugin-sources/contract';
 import type { SyncEngineImpl } from '../engine.js';
@@ -10,6 +10,7 @@ import { checkContent, formatFromName } from '../sniff.js';
 import type { SyncStore } from '../store.js';
 import { SourceParams } from './params.js';
 import { syncErrors } from '../errors.js';
+import { FILES_TABLE } from '../load/file-id.js';
 
 export interface UploadsSection {
   max_file_mb: number;
@@ -141,10 +142,18 @@ export function registerFileRoutes(ctx: PluginContext, d: { sources: SourcesConf
   ctx.routes.get('/api/sources/:source_name/csv-files', { errors: [syncErrors.not_a_file_source], permission: 'public', schema: { params: SourceParams, summary: 'Files on disk and files loaded in the warehouse' } }, async (req) => {
     const { dir, source, shown } = dirOf(ctx.config.projectDir, d.sources, req.params.source_name);
     const loaded = new Map<string, Array<{ table: string; rows: number }>>();
+    const schema = ident(rawSchema(source));
     for (const t of d.store.tables(source)) {
-      if (!t.columns.some((c) => c.name === '_basin_source_file')) continue;
+      const table = `${schema}.${ident(t.name)}`;
+      // rows carry their file's id; raw_<source>._basin_files names it (tables synced before file ids name it on each row)
+      const sql = t.columns.some((c) => c.name === '_basin_file_id')
+        ? `SELECT f.source_file AS f, count(*) AS n FROM ${table} AS t JOIN ${schema}.${FILES_TABLE} AS f ON f.file_id = t._basin_file_id AND f.table_name = ${literal(t.name)} GROUP BY 1`
+        : t.columns.some((c) => c.name === '_basin_source_file')
+          ? `SELECT _basin_source_file AS f, count(*) AS n FROM ${table} GROUP BY 1`
+          : null;
+      if (!sql) continue;
       const rows = await ctx.resolve(coreServices.warehouse)
-        .query<{ f: string; n: string | number }>(`SELECT _basin_source_file AS f, count(*) AS n FROM ${ident(rawSchema(source))}.${ident(t.name)} GROUP BY 1`)
+        .query<{ f: string; n: string | number }>(sql)
         .catch(() => []);
       for (const r of rows) {
         if (!r.f) continue;
