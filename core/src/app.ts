@@ -51,6 +51,12 @@ export interface BootOptions {
    * listeners, hooks) registers as always.
    */
   deferRoutes?: boolean;
+  /**
+   * When the serving copy is published: after writes (`after_writes`, the default: a server's readers
+   * see each load), or by the first reader that needs it (`on_read`: a command that serves nobody,
+   * like `basin sync` from the shell; the next server start or query publishes it).
+   */
+  servingCopy?: 'after_writes' | 'on_read';
   /** minimum request-body rate before 408 (tests shorten the window) */
   bodyRate?: BodyRateOptions;
   /**
@@ -185,6 +191,7 @@ async function assembleApp(opts: BootOptions, lock: ProjectLock): Promise<BasinA
     dbPath: opts.localDir ? path.join(opts.localDir, 'warehouse.db') : config.resolve(config.platform.db_path),
     servingPath: opts.localDir ? path.join(opts.localDir, 'serving.db') : config.resolve(config.platform.data_dir, 'serving.db'),
     autoPublish: true,
+    publishOnRead: opts.servingCopy === 'on_read',
     onPublishError: (err) => log.error({ err }, 'publishing the serving copy failed; readers keep the previous copy'),
   });
   let stateDb: SqliteDb;

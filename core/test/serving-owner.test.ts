@@ -168,3 +168,48 @@ test('the spill folder a killed process left behind is removed at open', async (
     await w.close();
   }
 });
+
+test('publishing on read (basin sync from the shell): writes leave the copy to its first reader, who waits for it in full', async () => {
+  const w = make({ publishOnRead: true });
+  const tablesIn = async (file: string) => {
+    const r = await Warehouse.openReadOnly(file);
+    const c = await r.connect();
+    try {
+      return (await c.runAndReadAll('SELECT table_name FROM duckdb_tables() ORDER BY 1')).getRows().map((x) => x[0]);
+    } finally {
+      c.closeSync();
+      r.closeSync();
+    }
+  };
+  await w.open();
+  try {
+    await w.write((c) => c.run('CREATE TABLE a AS SELECT 1 AS x'));
+    await w.publishServingCopy(); // what a sync asks after its commit
+    await new Promise((r) => setTimeout(r, 60));
+    await w.servingCopySettled();
+    assert.equal(w.publishes, 0, 'no copy at open, after the write or when asked');
+    assert.equal(fs.existsSync(w.servingPath), false);
+    assert.equal(w.servingCopyStale, true);
+    assert.equal(w.needsPublishAtOpen, false, 'such a process does not open the warehouse at boot to publish');
+    // a reader in the same process: the copy is made now, and waited for past the reader's patience
+    await w.servingCopyReady(1);
+    assert.equal(w.publishes, 1);
+    assert.deepEqual(await tablesIn(w.servingPath), ['a']);
+    await w.write((c) => c.run('CREATE TABLE b AS SELECT 2 AS y'));
+    await w.servingCopySettled();
+    assert.equal(w.publishes, 1);
+  } finally {
+    await w.close();
+  }
+  assert.equal(w.publishes, 1, 'closing publishes nothing');
+  // the next process (a server, a query from the shell) finds the copy behind the warehouse file
+  const next = new Counting({ dbPath: w.dbPath, servingPath: w.servingPath, autoPublish: true, publishDelayMs: 20 });
+  assert.equal(next.needsPublishAtOpen, true);
+  try {
+    await next.servingCopyReady(1);
+    assert.equal(next.publishes, 1);
+    assert.deepEqual(await tablesIn(next.servingPath), ['a', 'b']);
+  } finally {
+    await next.close();
+  }
+});

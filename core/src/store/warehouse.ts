@@ -22,6 +22,12 @@ export interface WarehouseOptions {
    */
   autoPublish?: boolean;
   publishDelayMs?: number;
+  /**
+   * This process serves no reader of its own (`basin sync` from the shell): writes leave the serving
+   * copy stale instead of publishing it, and the first reader that needs it publishes it (a server's
+   * start, a query). A copy nobody reads before the next write is never made.
+   */
+  publishOnRead?: boolean;
   /** called when a publish the warehouse started on its own fails (the previous copy stays) */
   onPublishError?: (err: unknown) => void;
 }
@@ -96,6 +102,10 @@ export class Warehouse {
   get isOpen(): boolean {
     return this.instance !== null;
   }
+  /** writes leave the serving copy to its first reader (WarehouseOptions.publishOnRead) */
+  get publishesOnRead(): boolean {
+    return !!this.opts.publishOnRead;
+  }
   get servingCopyAt(): Date | null {
     if (this.servingPublishedAt) return this.servingPublishedAt;
     try {
@@ -128,7 +138,7 @@ export class Warehouse {
    * or by dbt): a server opens the warehouse at boot then, to publish; otherwise DuckDB opens on first use.
    */
   get needsPublishAtOpen(): boolean {
-    return fs.existsSync(this.opts.dbPath) && this.servingOlderThanWarehouse();
+    return !this.opts.publishOnRead && fs.existsSync(this.opts.dbPath) && this.servingOlderThanWarehouse();
   }
 
   /** the serving copy is missing or older than the warehouse file or its WAL */
@@ -153,7 +163,7 @@ export class Warehouse {
   /** a write changed what readers see: publish once writes pause (coalesced with any pending request) */
   private markStale(): void {
     this.stale = true;
-    if (!this.opts.autoPublish || this.publishTimer || this.scheduledPublish) return;
+    if (!this.opts.autoPublish || this.opts.publishOnRead || this.publishTimer || this.scheduledPublish) return;
     let resolve!: () => void;
     let reject!: (e: unknown) => void;
     const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
@@ -187,15 +197,21 @@ export class Warehouse {
 
   /**
    * For readers: waits (at most `maxWaitMs`) until the serving copy holds every write made so far,
-   * then returns; a copy that is still older afterwards is served as it is. Never publishes itself;
-   * only when no copy exists at all does the warehouse publish one now.
+   * then returns; a copy that is still older afterwards is served as it is. A copy that is missing,
+   * or that a process publishing on read left behind its own writes (`publishOnRead`, or a warehouse
+   * written while no server ran), is published now and waited for in full: no load stands before it.
    */
   async servingCopyReady(maxWaitMs: number): Promise<void> {
-    if (!fs.existsSync(this.opts.servingPath) && !this.publishing && !this.queuedPublish && !this.scheduledPublish) {
-      // the warehouse opens on first use: opening it schedules the first copy (autoPublish)
-      if (!this.instance && this.opts.autoPublish && !this.closedUntil) await this.open();
-      else if (this.instance) this.markStale();
+    const idle = !this.publishing && !this.queuedPublish && !this.scheduledPublish;
+    if (idle && this.opts.autoPublish && !this.closedUntil && (this.opts.publishOnRead ? this.stale || this.servingOlderThanWarehouse() : !this.instance && this.servingOlderThanWarehouse())) {
+      // opening a stale warehouse schedules a publish (after writes): start that one now
+      if (!this.instance) await this.open();
+      const s = this.scheduledPublish;
+      if (s) this.fireScheduled();
+      await (s?.promise ?? this.requestPublish());
+      return;
     }
+    if (!fs.existsSync(this.opts.servingPath) && idle && this.instance) this.markStale();
     const pending = this.scheduledPublish?.promise ?? this.queuedPublish ?? this.publishing;
     if (!pending) return;
     let timer: NodeJS.Timeout | undefined;
@@ -319,6 +335,11 @@ export class Warehouse {
    * time, and requests arriving meanwhile share one more publish after it.
    */
   publishServingCopy(): Promise<void> {
+    // a process publishing on read: the copy is left stale for its first reader
+    if (this.opts.publishOnRead) {
+      this.stale = true;
+      return Promise.resolve();
+    }
     if (this.scheduledPublish) {
       // a publish was about to start on its own: start it now and hand out its promise
       const s = this.scheduledPublish;
@@ -381,7 +402,8 @@ export class Warehouse {
         await c.run(`USE ${ident(cur)}`);
         await c.run('DETACH basin_serving_tmp');
       }
-      fs.renameSync(tmp, target);
+      // on the thread pool too: replacing the old copy frees its blocks (70 ms for 40 MB on ext4 here)
+      await fs.promises.rename(tmp, target);
       this.lastPublishMode = byteCopy ? 'file_copy' : 'logical_copy';
       this.servingPublishedAt = new Date();
     }, { bounded: true, staging: true }).catch((e) => {

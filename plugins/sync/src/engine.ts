@@ -353,11 +353,13 @@ export class SyncEngineImpl implements SyncEngine, SyncRemote {
       const rejected = tables.reduce((n, t) => n + t.rejected, 0);
       const totalRows = store.tables(record.source).reduce((n, t) => n + t.rows, 0);
       record.status = totalRows === 0 ? 'empty' : 'succeeded';
-      // the commit made the serving copy stale: the warehouse publishes it (coalescing bursts of loads)
+      // the commit made the serving copy stale: the warehouse publishes it (coalescing bursts of loads),
+      // or leaves it to its first reader (a sync from the shell)
       const publishStart = performance.now();
+      const publishes = !this.d.warehouse.publishesOnRead;
       void this.d.warehouse
         .publishServingCopy()
-        .then(() => opts.onPhase?.('publish', performance.now() - publishStart))
+        .then(() => publishes && opts.onPhase?.('publish', performance.now() - publishStart))
         .catch((err) => this.d.log.error({ err }, 'publishing the serving copy failed'));
       for (const hook of this.hooks) {
         try {

@@ -38,7 +38,9 @@ test('a CLI sync runs the PII check, sends the governance webhook, feeds the cat
   const r = await runCliCaptured(['sync', 'people', '--project', dir]);
   assert.equal(r.code, 0, r.all);
   assert.match(r.out, /people: succeeded - 40 rows \(raw_people\.people \+40\)/);
-  assert.match(r.out, /people: [\d.]+ s in all: start [\d.]+ s, open [\d.]+ s, load [\d.]+ s \([\d,]+ rows\/s\), swap [\d.]+ s, checks [\d.]+ s, publish [\d.]+ s \(beside the checks\), close [\d.]+ s/);
+  assert.match(r.out, /people: [\d.]+ s in all: start [\d.]+ s, open [\d.]+ s, load [\d.]+ s \([\d,]+ rows\/s\), swap [\d.]+ s, checks [\d.]+ s, publish on first read, close [\d.]+ s/);
+  // nobody reads in that process: the serving copy is left for its first reader
+  assert.equal(fs.existsSync(path.join(dir, 'data', 'serving.db')), false);
 
   // the webhook of the PII finding (on_governance) left the process before it ended
   for (let i = 0; i < 100 && !received.some((x) => x.event === 'pii_detected'); i++) await new Promise((res) => setTimeout(res, 50));
@@ -62,7 +64,10 @@ test('a CLI sync runs the PII check, sends the governance webhook, feeds the cat
     const monitoring = (await app.http.inject({ method: 'GET', url: '/api/monitoring' })).json();
     assert.ok(monitoring.last_run, JSON.stringify(monitoring));
     assert.ok(monitoring.monitors.some((m: any) => m.name === 'people_score' && m.latest), JSON.stringify(monitoring));
-    // the serving copy readers open holds the synced table
+    // the first reader gets a serving copy holding the synced table
+    const q = await app.http.inject({ method: 'POST', url: '/api/query', headers: { 'x-requested-with': 'XMLHttpRequest' }, payload: { sql: 'SELECT count(*) AS n FROM raw_people.people' } });
+    assert.equal(q.statusCode, 200, q.body);
+    assert.deepEqual(q.json().rows, [[40]]);
     assert.equal(app.warehouse.servingCopyStale, false);
   } finally {
     await app.close();
