@@ -57,6 +57,8 @@ export interface BootOptions {
    * like `basin sync` from the shell; the next server start or query publishes it).
    */
   servingCopy?: 'after_writes' | 'on_read';
+  /** the command will use the warehouse at once (`basin sync`): start opening it during the boot */
+  openWarehouse?: boolean;
   /** minimum request-body rate before 408 (tests shorten the window) */
   bodyRate?: BodyRateOptions;
   /**
@@ -200,6 +202,9 @@ async function assembleApp(opts: BootOptions, lock: ProjectLock): Promise<BasinA
     // DuckDB (the addon ~33 MB, an open instance ~17 MB more) opens on first use (issue 19), unless the
     // serving copy is behind the warehouse file: then now, so readers get a fresh copy as before
     if (warehouse.needsPublishAtOpen) await warehouse.open();
+    // a command that loads data opens DuckDB while the plugins register: the file's open runs on the
+    // thread pool beside them (a failure surfaces at the first read or write, which opens again)
+    else if (opts.openWarehouse) void warehouse.open().catch(() => undefined);
     // a server backend's client connects lazily: an unreachable server shows in health, not as a failed start
     warehouseClient = await createWarehouseClient(config, warehouse);
     if (warehouseClient.capabilities.type !== 'duckdb') await warehouseClient.open();

@@ -73,6 +73,7 @@ async function unqualifyViews(c: Conn, sourceCatalog: string, copyCatalog: strin
  */
 export class Warehouse {
   private instance: DuckDBInstance | null = null;
+  private opening: Promise<void> | null = null;
   private writeChain: Promise<unknown> = Promise.resolve();
   private closedUntil: Promise<void> | null = null;
   private publishing: Promise<void> | null = null;
@@ -120,8 +121,14 @@ export class Warehouse {
     this.loadMemoryLimitMb = mb;
   }
 
-  async open(): Promise<void> {
-    if (this.instance) return;
+  /** opens the file (once: callers arriving while it opens share the same open) */
+  open(): Promise<void> {
+    if (this.instance) return Promise.resolve();
+    this.opening ??= this.openNow().finally(() => (this.opening = null));
+    return this.opening;
+  }
+
+  private async openNow(): Promise<void> {
     fs.mkdirSync(path.dirname(this.opts.dbPath), { recursive: true });
     const options: Record<string, string> = {};
     if (this.opts.threads) options.threads = String(this.opts.threads);

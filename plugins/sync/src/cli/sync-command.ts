@@ -93,7 +93,7 @@ async function syncInProcess(cli: CliContext, projectDir: string, names: string[
   // no request is served here: the plugins' routes are not added to fastify (every hook, listener and
   // service of the sync registers as in a server), and the serving copy is left for its first reader
   // (the next server start or query publishes it; a copy nobody reads before the next write is never made)
-  const app = await cli.boot({ projectDir, logger: false, deferRoutes: true, servingCopy: 'on_read' });
+  const app = await cli.boot({ projectDir, logger: false, deferRoutes: true, servingCopy: 'on_read', openWarehouse: true });
   const bootMs = performance.now() - bootStart;
   const phases = new Map<string, Partial<Record<SyncPhase, number>>>();
   let records: SyncRecord[] = [];
