@@ -41,7 +41,8 @@ class Warehouse:
     quote = staticmethod(quote)
 
     def tables(self):
-        """schema.table of every table and view of the team's data (Basin's _basin* bookkeeping left out)."""
+        """schema.table of every table and view of the team's data (Basin's _basin* bookkeeping left out:
+        its schemas, and the file names beside raw tables, `_basin_files`)."""
         raise NotImplementedError
 
     def columns(self, table):
@@ -104,9 +105,9 @@ class _DuckDB(Warehouse):
             t[0]
             for t in self.con.sql(
                 "select schema_name || '.' || table_name from duckdb_tables() "
-                "where not internal and not starts_with(schema_name, '_basin') "
+                "where not internal and not starts_with(schema_name, '_basin') and not starts_with(table_name, '_basin') "
                 "union all select schema_name || '.' || view_name from duckdb_views() "
-                "where not internal and not starts_with(schema_name, '_basin') "
+                "where not internal and not starts_with(schema_name, '_basin') and not starts_with(view_name, '_basin') "
                 "order by 1"
             ).fetchall()
         ]
@@ -157,7 +158,11 @@ class _Server(Warehouse):
 
     def tables(self):
         found = self.rows("select table_schema, table_name from information_schema.tables order by 1, 2")
-        return [f"{r['table_schema']}.{r['table_name']}" for r in found if r["table_schema"] not in ("information_schema", "pg_catalog") and self._ours(r["table_schema"])]
+        return [
+            f"{r['table_schema']}.{r['table_name']}"
+            for r in found
+            if r["table_schema"] not in ("information_schema", "pg_catalog") and self._ours(r["table_schema"]) and not r["table_name"].startswith("_basin")
+        ]
 
     def columns(self, table):
         schema, _, name = table.partition(".")

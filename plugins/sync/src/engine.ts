@@ -282,6 +282,8 @@ export class SyncEngineImpl implements SyncEngine, SyncRemote {
       const resources = await this.resources(def, ctx, this.d.sources.block(entry));
       const state = fullRefresh ? {} : store.state(record.source);
       await this.dropStaleStagingOnce();
+      // a cancel while the warehouse opened: the source never starts (one waiting for the abort event would wait for ever)
+      if (controller.signal.aborted) throw new SourceError('cancelled', 'the sync was cancelled');
       session = new LoadSession(this.d.warehouse, record.source, record.id, clock.now(), path.join(config.projectDir, '.basin', 'tmp', `sync-${record.id}`), resources, controller.signal, {
         warn: (m) => log.warn(m),
         info: (m) => log.info(m),

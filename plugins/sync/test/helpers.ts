@@ -48,7 +48,8 @@ export const testRecords = defineSource({
     let next = Number((state.items as any)?.next_id ?? 1);
     for (let b = 0; b < c.batches; b++) {
       if (c.fail_at_batch === b) throw new SourceError('upstream_error', `API answered 503 at batch ${b}: {"error":"down"}`);
-      if (c.hang_at_batch === b) await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve()));
+      // an abort before this point has fired already: its event would never come
+      if (c.hang_at_batch === b) await new Promise<void>((resolve) => (ctx.signal.aborted ? resolve() : ctx.signal.addEventListener('abort', () => resolve(), { once: true })));
       const records = [];
       for (let i = 0; i < c.rows; i++, next++) {
         const r: Record<string, unknown> = { id: c.big_ids && i % 2 ? 2n ** 60n + BigInt(next) : next, name: `item ${next}`, amount: c.amount_as_text ? `n${next}` : next * 1.5, ts: '2026-01-02T03:04:05Z' };
