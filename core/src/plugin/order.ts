@@ -30,6 +30,8 @@ export function orderPlugins(plugins: BasinPlugin[]): BasinPlugin[] {
     state.set(p.name, 'done');
     out.push(p);
   };
-  for (const p of [...plugins].sort((a, b) => a.name.localeCompare(b.name))) visit(p, []);
+  // code-unit order, not localeCompare: the first localeCompare builds ICU's collator (~16 ms of CPU in
+  // every process, on the start-up path), and plugin names are ASCII
+  for (const p of [...plugins].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) visit(p, []);
   return out;
 }
