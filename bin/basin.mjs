@@ -6,7 +6,10 @@
 // The `basin` command. Runs the built packages (npm run build); BASIN_DEV=1 runs the TypeScript sources.
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import path from 'node:path';
-import fs from 'node:fs';
+import { createRequire } from 'node:module';
+
+// required, not imported: an ESM import of node:fs loads fs's streams (see core/src/cli-entry.ts)
+const fs = createRequire(import.meta.url)('node:fs');
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 if (!fs.existsSync(path.join(root, 'core', 'dist', 'index.js')) && !process.env.BASIN_DEV) {

@@ -1,7 +1,10 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+
+// required, not imported: an ESM import of node:fs builds its module facade, which loads fs's streams
+// (8-18 ms that `basin --version` and `--help`, which come through here, do not otherwise need)
+const fs = createRequire(import.meta.url)('node:fs') as typeof import('node:fs');
 
 export interface DiscoveredPackage {
   name: string;
