@@ -31,12 +31,19 @@ function npmInstall() {
   fs.writeFileSync(stamp, after);
 }
 
-if (step('npm')) npmInstall();
+const setupBegan = Date.now();
+if (step('npm')) {
+  npmInstall();
+  console.log(`[setup] npm done in ${((Date.now() - setupBegan) / 1000).toFixed(1)} s`);
+}
 const dir = path.join(root, 'scripts', 'setup.d');
 for (const f of fs.readdirSync(dir).filter((f) => f.endsWith('.mjs')).sort()) {
   if (!step(f.replace(/^\d+-/, '').replace(/\.mjs$/, ''))) continue;
   console.log(`[setup] ${f}`);
+  const began = Date.now();
   const mod = await import(pathToFileURL(path.join(dir, f)).href);
   if (typeof mod.default === 'function') await mod.default({ root });
+  // each step's time, so a slow fresh-machine install shows which step to cache
+  console.log(`[setup] ${f} done in ${((Date.now() - began) / 1000).toFixed(1)} s`);
 }
-console.log('[setup] done');
+console.log(`[setup] done in ${((Date.now() - setupBegan) / 1000).toFixed(1)} s`);

@@ -5,6 +5,8 @@ cd "$(dirname "$0")/.."
 export TURBO_TELEMETRY_DISABLED=1
 node scripts/setup.mjs
 npx turbo run build --output-logs=errors-only
-echo "[test] typecheck (strict TypeScript, whole repo)"
+echo "[test] set up and built at ${SECONDS} s; typecheck (strict TypeScript, whole repo)"
 npx tsc --noEmit -p tsconfig.json
+echo "[test] typechecked at ${SECONDS} s"
 node scripts/run-tests.mjs "$@"
+echo "[test] whole run: ${SECONDS} s"
