@@ -121,10 +121,10 @@ function startWorker(dir: string, name: string): Worker {
   return w;
 }
 
-async function waitFor(pred: () => boolean | Promise<boolean>, what: string, ms = 90_000): Promise<void> {
+async function waitFor(pred: () => boolean | Promise<boolean>, what: string, ms = 90_000, detail?: () => string): Promise<void> {
   const end = Date.now() + ms;
   while (!(await pred())) {
-    if (Date.now() > end) throw new Error(`timed out waiting: ${what}`);
+    if (Date.now() > end) throw new Error(`timed out waiting: ${what}${detail ? `\n${detail()}` : ''}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -177,7 +177,11 @@ describe('sync workers through the PostgreSQL job queue', { skip: why ?? false }
     );
     await boot();
     workers.push(startWorker(dir, 'w1'), startWorker(dir, 'w2'));
-    await waitFor(() => workers.every((w) => /takes sync jobs/.test(w.out) || w.child.exitCode !== null), 'both workers to start');
+    // two tsx-compiled processes booting beside another test file (and, in a full run, Trino's start):
+    // a fresh clone's run once took over 90 s here; the message carries what they printed
+    await waitFor(() => workers.every((w) => /takes sync jobs/.test(w.out) || w.child.exitCode !== null), 'both workers to start', 180_000, () =>
+      workers.map((w) => `${w.name} (exit ${w.child.exitCode}): ${w.out.trim().slice(-800) || '(nothing printed)'}`).join('\n'),
+    );
     for (const w of workers) assert.match(w.out, /takes sync jobs/, w.out);
   });
 
