@@ -43,16 +43,23 @@ export class SyncQueue {
 
   /** connects, creates or upgrades the queue's tables and the queue (on first use) */
   open(): Promise<{ boss: PgBoss; control: RunControl }> {
-    this.boss ??= (async () => {
-      const boss = new PgBoss({
-        ...this.connection,
-        schema: this.section.queue_schema,
-        application_name: 'basin-queue',
-        schedule: false,
-        maintenanceIntervalSeconds: this.section.supervise_interval_seconds,
-      });
-      // pg-boss reports connection trouble here; the message only (a URL could be in a stack's details)
-      boss.on('error', (err) => this.log.error({ error: err.message }, 'job queue error'));
+    this.boss ??= retryOnDeadlock(() => this.connect());
+    this.boss.catch(() => (this.boss = null));
+    return this.boss;
+  }
+
+  /** one attempt at open(); a failed attempt stops its pool, so a process that gives up can exit */
+  private async connect(): Promise<{ boss: PgBoss; control: RunControl }> {
+    const boss = new PgBoss({
+      ...this.connection,
+      schema: this.section.queue_schema,
+      application_name: 'basin-queue',
+      schedule: false,
+      maintenanceIntervalSeconds: this.section.supervise_interval_seconds,
+    });
+    // pg-boss reports connection trouble here; the message only (a URL could be in a stack's details)
+    boss.on('error', (err) => this.log.error({ error: err.message }, 'job queue error'));
+    try {
       await boss.start();
       // updateQueue sets every option it is not given back to its default (policy: standard), so the
       // policy is always passed: a queue updated without it would stamp new jobs without the singleton
@@ -62,9 +69,10 @@ export class SyncQueue {
       const control = new RunControl(boss.getDb(), this.section.queue_schema);
       await control.ensure();
       return { boss, control };
-    })();
-    this.boss.catch(() => (this.boss = null));
-    return this.boss;
+    } catch (e) {
+      await boss.stop({ graceful: false, wait: true, timeout: 1000 }).catch(() => undefined);
+      throw e;
+    }
   }
 
   /** the server's side: send a job, relay its worker's progress, wait for its outcome */
@@ -200,4 +208,20 @@ function failureText(output: unknown, section: WorkersSection): string {
     return `the worker running this sync stopped or took longer than workers.job_timeout_seconds (${section.job_timeout_seconds}s); the previous data was kept. Look at the worker's log, then sync again.`;
   }
   return `the worker failed: ${message}; the previous data was kept`;
+}
+
+/**
+ * Runs `attempt` again when PostgreSQL chose it as a deadlock's victim (40P01): workers and the
+ * server that start together create or update the queue's tables and options at once, and a
+ * fresh-clone test run saw one of two workers fail its start with "deadlock detected".
+ */
+async function retryOnDeadlock<T>(attempt: () => Promise<T>, tries = 5): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await attempt();
+    } catch (e) {
+      if ((e as { code?: string }).code !== '40P01' || i >= tries) throw e;
+      await new Promise((r) => setTimeout(r, 50 * i + Math.random() * 100));
+    }
+  }
 }
