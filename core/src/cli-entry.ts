@@ -85,7 +85,16 @@ export async function manifestHelp(projectDir: string): Promise<string | null> {
     }
   }
   const text = await renderHelp(commands);
-  for (const f of files) if (writeAtomically(f, JSON.stringify({ inputs, text }))) break;
+  // imported on a miss only: fsutil imports node:fs, whose facade a hit avoids
+  const { writeFileAtomic } = await import('./fsutil.js');
+  for (const f of files) {
+    try {
+      writeFileAtomic(f, JSON.stringify({ inputs, text }));
+      break;
+    } catch {
+      /* a folder that is not writable: the next one, else no reuse */
+    }
+  }
   return text;
 }
 
@@ -117,20 +126,6 @@ function helpCacheFiles(width: number | undefined): string[] {
   // beside the built bundle only (run from source, as the tests do, `here` is core/src)
   const beside = path.basename(here) === 'dist' ? [path.join(here, '.cli-help', name)] : [];
   return [...beside, ...(home ? [path.join(home, '.cache', 'basin', 'cli-help', name)] : [])];
-}
-
-/** written whole or not at all (a concurrent reader sees the old file or the new one); false when the folder is not writable */
-function writeAtomically(file: string, data: string): boolean {
-  const tmp = `${file}.${process.pid}.tmp`;
-  try {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(tmp, data);
-    fs.renameSync(tmp, file);
-    return true;
-  } catch {
-    fs.rmSync(tmp, { force: true });
-    return false;
-  }
 }
 
 function projectDirOf(argv: string[]): string {
