@@ -12,14 +12,14 @@ import { tempDir } from '@basin/test';
 const loader = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../vendor/load-bundle.cjs');
 
 /** loads `bundle` twice in a fresh process; what it exported, whether both loads gave one object, the cache status at exit */
-function run(bundle: string, env: Record<string, string> = {}): { value: number; same: boolean; status: string } {
+function run(bundle: string, env: Record<string, string> = {}, flags: string[] = []): { value: number; same: boolean; status: string } {
   const script = `
     const { loadBundle, codeCacheStatus } = require(${JSON.stringify(loader)});
     const a = loadBundle(${JSON.stringify(bundle)});
     const b = require(${JSON.stringify(bundle)});
     const value = a.twice(21);
     process.on('exit', () => console.log(JSON.stringify({ value, same: a === b, status: codeCacheStatus().get(${JSON.stringify(bundle)}) })));`;
-  const out = execFileSync(process.execPath, ['-e', script], { encoding: 'utf8', env: { ...process.env, ...env } });
+  const out = execFileSync(process.execPath, [...flags, '-e', script], { encoding: 'utf8', env: { ...process.env, ...env } });
   return JSON.parse(out.trim().split('\n').pop()!);
 }
 
@@ -52,4 +52,21 @@ test('a changed bundle or a damaged cache is refused by V8 and made again; BASIN
   fs.writeFileSync(plain, `module.exports = { twice: (x) => x * 2 };\n`);
   assert.deepEqual(run(plain, { BASIN_CODE_CACHE: '0' }), { value: 42, same: true, status: 'off' });
   assert.deepEqual(cacheOf(plain), []);
+});
+
+test('processes with other Node flags keep a cache each instead of replacing one another\'s', () => {
+  const dir = tempDir();
+  const bundle = path.join(dir, 'bundle.cjs');
+  fs.writeFileSync(bundle, `module.exports = { twice: (x) => x * 2 };\n`);
+  // V8 refuses a cache made under other flags: with one cache file, each switch would make it again
+  const semi = ['--max-semi-space-size=2'];
+  assert.equal(run(bundle).status, 'written');
+  assert.equal(run(bundle, {}, semi).status, 'written');
+  assert.equal(cacheOf(bundle).length, 2);
+  assert.equal(run(bundle).status, 'used');
+  assert.equal(run(bundle, {}, semi).status, 'used');
+  // an edited bundle drops the caches of its old text, whatever their flags
+  fs.writeFileSync(bundle, `module.exports = { twice: (x) => x + x };\n`);
+  assert.equal(run(bundle, {}, semi).status, 'written');
+  assert.equal(cacheOf(bundle).length, 1);
 });

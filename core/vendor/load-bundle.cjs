@@ -4,8 +4,10 @@
 // V8 compiled lazily, and is written next to the bundle (the trust of the code itself), else under
 // ~/.cache/basin; never in the shared temp dir, since a cache is code. The file name carries a hash
 // of the bundle's text: V8 itself checks only the source's length, so an edited bundle of the same
-// length would otherwise run the old code. V8 refuses a cache of another V8 version or other flags,
-// and then it is made again.
+// length would otherwise run the old code. V8 refuses a cache made under other flags (and another V8
+// version) and it is then made again, so the name also carries the process's Node flags: `basin` (its
+// shebang's flags), the test runner and a profiling run each keep their own instead of replacing one
+// another's at every switch (a rejected cache cost ~100 ms of a start).
 // BASIN_CODE_CACHE=0 turns it off.
 'use strict';
 const fs = require('node:fs');
@@ -18,17 +20,26 @@ const vm = require('node:vm');
 /** what happened to each bundle's cache in this process: 'used' | 'written' | 'rejected' | 'off' */
 const status = new Map();
 
+/** a tag for the Node and V8 flags of this process ('' without any) */
+function flagsTag() {
+  const flags = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' ').trim();
+  return flags ? `-f${crypto.createHash('sha256').update(flags).digest('hex').slice(0, 8)}` : '';
+}
+
+// <bundle>.<hash of its text>.<node version>-<arch>[-f<flags>].v8cache
 function cacheFiles(file, source) {
   const hash = crypto.createHash('sha256').update(source).digest('hex').slice(0, 16);
-  const name = `${path.basename(file)}.${hash}.${process.version}-${process.arch}.v8cache`;
+  const name = `${path.basename(file)}.${hash}.${process.version}-${process.arch}${flagsTag()}.v8cache`;
   return [path.join(path.dirname(file), name), path.join(os.homedir(), '.cache', 'basin', 'code-cache', name)];
 }
 
-/** removes the caches of earlier texts of this bundle from the folder `kept` is written to */
+/** removes the caches of earlier texts of this bundle (any flags) from the folder `kept` is written to */
 function dropStale(file, kept) {
   const dir = path.dirname(kept);
+  const base = `${path.basename(file)}.`;
+  const textHash = path.basename(kept).slice(base.length).split('.')[0];
   for (const f of fs.readdirSync(dir)) {
-    if (f.startsWith(`${path.basename(file)}.`) && f.endsWith('.v8cache') && f !== path.basename(kept)) fs.rmSync(path.join(dir, f), { force: true });
+    if (f.startsWith(base) && f.endsWith('.v8cache') && f.slice(base.length).split('.')[0] !== textHash) fs.rmSync(path.join(dir, f), { force: true });
   }
 }
 
