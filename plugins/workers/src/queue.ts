@@ -43,7 +43,7 @@ export class SyncQueue {
 
   /** connects, creates or upgrades the queue's tables and the queue (on first use) */
   open(): Promise<{ boss: PgBoss; control: RunControl }> {
-    this.boss ??= retryOnDeadlock(() => this.connect());
+    this.boss ??= retryOnSetupRace(() => this.connect());
     this.boss.catch(() => (this.boss = null));
     return this.boss;
   }
@@ -181,10 +181,10 @@ export class SyncQueue {
   }
 
   /** the worker's side: take jobs one at a time per slot and answer with the handler's outcome */
-  async work(concurrency: number, handler: (job: SyncJob, control: RunControl) => Promise<SyncJobResult>): Promise<void> {
+  async work(concurrency: number, handler: (job: SyncJob, control: RunControl, jobId: string) => Promise<SyncJobResult>): Promise<void> {
     const { boss, control } = await this.open();
     for (let i = 0; i < concurrency; i++) {
-      await boss.work<SyncJob>(SYNC_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => handler(job!.data, control));
+      await boss.work<SyncJob>(SYNC_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => handler(job!.data, control, job!.id));
     }
   }
 
@@ -211,16 +211,26 @@ function failureText(output: unknown, section: WorkersSection): string {
 }
 
 /**
- * Runs `attempt` again when PostgreSQL chose it as a deadlock's victim (40P01): workers and the
- * server that start together create or update the queue's tables and options at once, and a
- * fresh-clone test run saw one of two workers fail its start with "deadlock detected".
+ * Whether a failed setup lost a race with another process setting up the same queue at the same time:
+ * PostgreSQL chose it as a deadlock's victim (40P01), or its `CREATE ... IF NOT EXISTS` met the other's
+ * uncommitted one in a system catalog's unique index (23505 on pg_type_typname_nsp_index and the like).
+ * Workers and the server that start together create or update the queue's tables and options at once:
+ * fresh-clone test runs saw one of two workers fail its start with "deadlock detected", and another
+ * with 'duplicate key value violates unique constraint "pg_type_typname_nsp_index"'.
  */
-async function retryOnDeadlock<T>(attempt: () => Promise<T>, tries = 5): Promise<T> {
+export function lostSetupRace(e: unknown): boolean {
+  const err = e as { code?: string; constraint?: string; message?: string };
+  if (err.code === '40P01') return true;
+  return err.code === '23505' && /^pg_\w+_index$/.test(err.constraint ?? /unique constraint "([^"]+)"/.exec(err.message ?? '')?.[1] ?? '');
+}
+
+/** Runs `attempt` again (after a short random wait) while it loses a setup race, at most `tries` times. */
+async function retryOnSetupRace<T>(attempt: () => Promise<T>, tries = 5): Promise<T> {
   for (let i = 1; ; i++) {
     try {
       return await attempt();
     } catch (e) {
-      if ((e as { code?: string }).code !== '40P01' || i >= tries) throw e;
+      if (!lostSetupRace(e) || i >= tries) throw e;
       await new Promise((r) => setTimeout(r, 50 * i + Math.random() * 100));
     }
   }

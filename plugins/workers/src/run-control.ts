@@ -91,20 +91,28 @@ export class RunControl {
    * The worker: a heartbeat with its newest progress (null: unchanged). Answers whether to stop: the
    * server asked to cancel, or the queue no longer holds the job as active (pg-boss failed it after
    * `job_timeout_seconds`, or it was cancelled there), so an outcome would be recorded by nobody.
-   * Null when the server sent the job without a row (it waits for no report).
+   * The job's state is read by the job's own id, not through the run's row: the server removes the
+   * row as soon as it has seen the job fail, and a worker whose beat came after that would otherwise
+   * read no state and go on loading (a flaky run of plugins/workers/test/workers.test.ts).
+   * Null when the job is active and the server sent it without a row (it waits for no report).
    */
-  async heartbeat(syncId: string, worker: string, progress: RunProgress | null, queue: string): Promise<{ stop: 'cancel' | 'ended' | null } | null> {
+  async heartbeat(syncId: string, worker: string, progress: RunProgress | null, queue: string, jobId: string): Promise<{ stop: 'cancel' | 'ended' | null } | null> {
     const { rows } = await this.db.executeSql(
-      `UPDATE ${this.table} r SET worker = $2, heartbeat_on = now(),
-         progress = COALESCE($3::jsonb, r.progress),
-         progress_seq = r.progress_seq + CASE WHEN $3::jsonb IS NULL THEN 0 ELSE 1 END
-       WHERE r.sync_id = $1
-       RETURNING r.cancel_requested, (SELECT j.state::text FROM "${this.schema}".job j WHERE j.name = $4 AND j.id = r.job_id) AS state`,
-      [syncId, worker, progress ? JSON.stringify(progress) : null, queue],
+      `WITH beat AS (
+         UPDATE ${this.table} r SET worker = $2, heartbeat_on = now(),
+           progress = COALESCE($3::jsonb, r.progress),
+           progress_seq = r.progress_seq + CASE WHEN $3::jsonb IS NULL THEN 0 ELSE 1 END
+         WHERE r.sync_id = $1
+         RETURNING r.cancel_requested
+       )
+       SELECT (SELECT cancel_requested FROM beat) AS cancel_requested,
+              (SELECT j.state::text FROM "${this.schema}".job j WHERE j.name = $4 AND j.id = $5::uuid) AS state`,
+      [syncId, worker, progress ? JSON.stringify(progress) : null, queue, jobId],
     );
-    const r = rows[0] as { cancel_requested: boolean; state: string | null } | undefined;
-    if (!r) return null;
-    return { stop: r.cancel_requested ? 'cancel' : r.state !== 'active' ? 'ended' : null };
+    const r = rows[0] as { cancel_requested: boolean | null; state: string | null };
+    if (r.cancel_requested) return { stop: 'cancel' };
+    if (r.state !== 'active') return { stop: 'ended' };
+    return r.cancel_requested === null ? null : { stop: null };
   }
 
   /**

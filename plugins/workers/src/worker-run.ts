@@ -13,7 +13,7 @@ export const HEARTBEAT_MS = 500;
  * ended the job (timed out). Either aborts the sync's signal: the engine stops at its next batch, drops
  * the staged tables and reports `cancelled`, so the previous tables and cursor stay as they were.
  */
-export async function runReported(opts: { job: SyncJob; who: string; control: RunControl; events: EventBus; remote: SyncRemote; onStop?: (why: 'cancel' | 'ended') => void }): Promise<SyncJobResult> {
+export async function runReported(opts: { job: SyncJob; jobId: string; who: string; control: RunControl; events: EventBus; remote: SyncRemote; onStop?: (why: 'cancel' | 'ended') => void }): Promise<SyncJobResult> {
   const { job, who, control } = opts;
   const controller = new AbortController();
   let latest: RunProgress | null = null;
@@ -27,7 +27,7 @@ export async function runReported(opts: { job: SyncJob; who: string; control: Ru
     const progress = latest;
     latest = null;
     // a database hiccup loses nothing: a progress not sent goes with the next beat (unless a newer one came)
-    const answer = await control.heartbeat(job.sync_id, who, progress, SYNC_QUEUE).catch(() => {
+    const answer = await control.heartbeat(job.sync_id, who, progress, SYNC_QUEUE, opts.jobId).catch(() => {
       latest ??= progress;
       return null;
     });

@@ -20,6 +20,8 @@ import type { SyncEngine, SyncJob, SyncRecord } from '@basin/plugin-sync/contrac
 import { bootApp, disableAuth, makeProject } from '@basin/test';
 import PgBoss from 'pg-boss';
 import { SYNC_QUEUE } from '../src/contract.js';
+import { RunControl } from '../src/run-control.js';
+import { lostSetupRace } from '../src/queue.js';
 import { postgresBinDir } from '../../../test/support/postgres.js';
 import { sharedPostgres, type SharedPostgres } from '../../../test/support/shared-postgres.js';
 
@@ -444,6 +446,69 @@ describe('sync workers through the PostgreSQL job queue', { skip: why ?? false }
     // with the queue free again the new server syncs gamma itself
     const next = await engine.run('gamma', { trigger: 'api' });
     assert.equal(next.status, 'succeeded', next.error ?? '');
+  });
+
+  test("a worker's heartbeat says its job ended even after the server removed the run's row", async () => {
+    // the order of a timed-out job in a real run: pg-boss fails the job, the server sees that first and
+    // removes the sync_run row, and only then comes the worker's next beat; it must still stop. A queue
+    // of its own, so the two workers never take this job
+    const probe = new PgBoss({ connectionString: pg.urlFor(user, 'writer-secret', database), schema: 'basin_queue' });
+    probe.on('error', () => undefined);
+    await probe.start();
+    try {
+      const queue = 'heartbeat-probe';
+      await probe.createQueue(queue, { name: queue, retryLimit: 0 }); // as Basin's queue by default: a failed job is not retried
+      const control = new RunControl(probe.getDb(), 'basin_queue');
+      const syncId = crypto.randomUUID();
+      const jobId = crypto.randomUUID();
+      await control.register(syncId, jobId, 'probe');
+      assert.equal(await probe.send(queue, { sync_id: syncId }, { id: jobId }), jobId);
+      const [taken] = await probe.fetch(queue);
+      assert.equal(taken?.id, jobId);
+      assert.deepEqual(await control.heartbeat(syncId, 'probe-worker', null, queue, jobId), { stop: null });
+      await control.requestCancel(syncId);
+      assert.deepEqual(await control.heartbeat(syncId, 'probe-worker', null, queue, jobId), { stop: 'cancel' });
+      await probe.fail(queue, jobId, { message: 'handler execution exceeded 12000ms' });
+      await control.remove(syncId);
+      assert.deepEqual(await control.heartbeat(syncId, 'probe-worker', null, queue, jobId), { stop: 'ended' });
+      // a job the server sent without a row (it waits for no report) and that is still active: no answer
+      const other = await probe.send(queue, { sync_id: 'no-row' });
+      await probe.fetch(queue);
+      assert.equal(await control.heartbeat('no-row', 'probe-worker', null, queue, other!), null);
+    } finally {
+      await probe.stop({ graceful: false, wait: true, timeout: 1000 });
+    }
+  });
+
+  test('two processes setting up the queue at once: the loser of the race tries again, other errors do not', async () => {
+    const probe = new PgBoss({ connectionString: pg.urlFor(user, 'writer-secret', database), schema: 'basin_queue' });
+    probe.on('error', () => undefined);
+    await probe.start();
+    try {
+      const db = probe.getDb();
+      // the race two starting workers run: one's CREATE ... IF NOT EXISTS is not committed yet when
+      // the other's runs; the second waits for the first, then fails on the catalog's unique index
+      const first = db.executeSql('BEGIN; CREATE TABLE IF NOT EXISTS setup_race (a int); SELECT pg_sleep(1.5); COMMIT;', []);
+      const sleeping = async () => {
+        const { rows } = await db.executeSql(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE 'BEGIN; CREATE TABLE IF NOT EXISTS setup_race%' AND wait_event = 'PgSleep'`, []);
+        return (rows[0] as { n: number }).n > 0;
+      };
+      await waitFor(sleeping, 'the first CREATE TABLE to hold its transaction open', 30_000);
+      const lost = await db.executeSql('CREATE TABLE IF NOT EXISTS setup_race (a int)', []).then(() => null, (e: unknown) => e);
+      await first;
+      assert.ok(lost, 'the second CREATE TABLE IF NOT EXISTS failed');
+      assert.equal((lost as { code?: string }).code, '23505', String(lost));
+      assert.equal(lostSetupRace(lost), true, String(lost));
+      assert.equal(lostSetupRace({ code: '40P01', message: 'deadlock detected' }), true);
+      // a unique violation on a table of ours is a real error
+      await db.executeSql('CREATE TABLE setup_unique (a int PRIMARY KEY); INSERT INTO setup_unique VALUES (1)', []);
+      const dup = await db.executeSql('INSERT INTO setup_unique VALUES (1)', []).then(() => null, (e: unknown) => e);
+      assert.equal((dup as { code?: string }).code, '23505');
+      assert.equal(lostSetupRace(dup), false);
+      assert.equal(lostSetupRace(new Error('connect ECONNREFUSED')), false);
+    } finally {
+      await probe.stop({ graceful: false, wait: true, timeout: 1000 });
+    }
   });
 });
 

@@ -37,11 +37,11 @@ export function registerWorkerCommand(cli: CliContext): void {
       if (!Number.isInteger(concurrency) || concurrency < 1) throw new CliExit(EXIT.config, 'basin worker: --concurrency takes a whole number from 1.');
       const who = `${o.name}@${os.hostname()}:${process.pid}`;
       const { runReported } = await import('../worker-run.js');
-      await queue.work(concurrency, async (job, control) => {
+      await queue.work(concurrency, async (job, control, jobId) => {
         out(`${new Date().toISOString()} sync ${job.sync_id} of ${job.source}: started`);
         const onStop = (why: 'cancel' | 'ended') =>
           out(`${new Date().toISOString()} sync ${job.sync_id} of ${job.source}: ${why === 'cancel' ? 'cancel requested by the server' : 'the job queue ended the job (workers.job_timeout_seconds), stopping'}`);
-        const r = await runReported({ job, who, control, events: app.events, remote, onStop });
+        const r = await runReported({ job, jobId, who, control, events: app.events, remote, onStop });
         out(`${new Date().toISOString()} sync ${job.sync_id} of ${job.source}: ${r.status}${r.rebuilt ? ' (rebuilt in full)' : ''}, ${r.rows} rows${r.error ? `: ${r.error}` : ''}`);
         return r;
       });
