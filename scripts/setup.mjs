@@ -4,9 +4,9 @@
 import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { cacheDir } from './lib/cache-dir.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // `setup.mjs NAME...` runs only those steps; `--skip=a,b` runs all but those (npm run demo skips the
@@ -22,8 +22,7 @@ const step = (name) => (!only.length || only.includes(name)) && !skip.includes(n
 // `npm_config_<package>_local_prebuilds`), under ~/.cache/basin/prebuilds with a SHA256 file beside it;
 // an archive whose checksum does not match is removed, and the next install builds from source again.
 // prebuild-install loads the unpacked addon before it keeps it, so a broken one is never used.
-const cacheRoot = process.env.BASIN_CACHE_DIR ? path.resolve(process.env.BASIN_CACHE_DIR) : path.join(os.homedir(), '.cache', 'basin');
-const prebuildsDir = path.join(cacheRoot, 'prebuilds');
+const prebuildsDir = path.join(cacheDir(), 'prebuilds');
 const KEPT_ADDONS = [{ pkg: 'better-sqlite3', binary: 'build/Release/better_sqlite3.node' }];
 const sha256File = (file) => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 const envPrefix = (pkg) => `npm_config_${pkg.replace(/[^a-zA-Z0-9]/g, '_').replace(/^_/, '')}`;

@@ -11,10 +11,10 @@
 import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ManagedVenv } from '@basin/core';
+import { cacheDir } from './cache-dir.mjs';
 
 const [modulePath, exportName] = process.argv.slice(2);
 if (!modulePath || !exportName) {
@@ -32,9 +32,8 @@ const log = (line: string) => console.log(`${tag} ${line}`);
 function keptVenvDir(): string {
   const python = process.env.BASIN_PYTHON || 'python3';
   const r = spawnSync(python, ['-c', 'import sys; print(sys.version); print(sys.base_prefix)'], { encoding: 'utf8' });
-  const cacheRoot = process.env.BASIN_CACHE_DIR ? path.resolve(process.env.BASIN_CACHE_DIR) : path.join(os.homedir(), '.cache', 'basin');
   const key = crypto.createHash('sha256').update(`${venv.requirementsHash()}\n${r.stdout ?? ''}`).digest('hex').slice(0, 16);
-  return path.join(cacheRoot, 'venvs', `${venv.spec.cacheFolder}-${key}`);
+  return path.join(cacheDir(), 'venvs', `${venv.spec.cacheFolder}-${key}`);
 }
 
 /** points `link` at `target`, replacing what is there in one rename */
@@ -52,7 +51,10 @@ function installDir(): { at: string; kept?: string } {
   const st = fs.lstatSync(dir, { throwIfNoEntry: false });
   if (st?.isSymbolicLink()) {
     // linked by an earlier setup: more pins (a server warehouse's drivers) go into the same kept venv
-    if (fs.existsSync(dir)) return { at: fs.realpathSync(dir), kept: fs.realpathSync(dir) };
+    if (fs.existsSync(dir)) {
+      const kept = fs.realpathSync(dir);
+      return { at: kept, kept };
+    }
     fs.rmSync(dir, { force: true }); // its kept venv was removed: link a new one
   } else if (st) {
     return { at: dir };
