@@ -18,6 +18,7 @@ import { installHostOriginGuard } from './http/host-origin-guard.js';
 import type { Principal } from './http/principal.js';
 import { discoverWorkspacePackages, importPackage, resolveProjectPackages, type DiscoveredPackage } from './plugin/discovery.js';
 import { orderPlugins } from './plugin/order.js';
+import { prebuiltStatus } from './plugin/prebuilt.js';
 import type { BasinPlugin, CompanionStatus, HealthContributor, PluginContext, StatusContributor, UiPage } from './plugin/types.js';
 import { coreServices, type ServiceRef } from './plugin/refs.js';
 import { Warehouse } from './store/warehouse.js';
@@ -164,7 +165,7 @@ function startupMark(what: string): void {
 }
 
 async function assembleApp(opts: BootOptions, lock: ProjectLock): Promise<BasinApp> {
-  startupMark('plugins imported, assembling the app');
+  startupMark(`plugins imported (${prebuiltStatus()}), assembling the app`);
   const projectDir = path.resolve(opts.projectDir);
   const plugins = orderPlugins([...(opts.plugins ?? (await loadPlugins(projectDir))), ...(opts.extraPlugins ?? [])]);
   for (const p of plugins) await p.prepare?.(projectDir);

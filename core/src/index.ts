@@ -23,6 +23,7 @@ export { LazyHttpProxy, type LazyProxyOptions } from './http/lazy-proxy.js';
 export { isLoopbackName, hostnameOf, allowedHostsFromEnv } from './http/host-origin-guard.js';
 export * from './plugin/types.js';
 export * from './plugin/discovery.js';
+export { prebuiltStatus } from './plugin/prebuilt.js';
 export * from './plugin/order.js';
 export * from './plugin/refs.js';
 export * from './store/warehouse.js';

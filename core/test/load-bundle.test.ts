@@ -70,3 +70,23 @@ test('processes with other Node flags keep a cache each instead of replacing one
   assert.equal(run(bundle, {}, semi).status, 'written');
   assert.equal(cacheOf(bundle).length, 1);
 });
+
+test('a bundle with UTF-8 text keeps its characters; an ASCII one loads the same way (read as one-byte text)', () => {
+  const dir = tempDir();
+  const text = (file: string) => {
+    const script = `const { loadBundle } = require(${JSON.stringify(loader)}); console.log(JSON.stringify(loadBundle(${JSON.stringify(file)}).text()));`;
+    return JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }).trim().split('\n').pop()!) as string;
+  };
+  const utf8 = path.join(dir, 'utf8', 'bundle.cjs');
+  const ascii = path.join(dir, 'ascii', 'bundle.cjs');
+  for (const f of [utf8, ascii]) fs.mkdirSync(path.dirname(f));
+  // a comment and a regular expression with characters beyond ASCII, as esbuild leaves them
+  fs.writeFileSync(utf8, `// Jimmy Wärting\nmodule.exports = { text: () => 'Straße º é'.replace(/ß/g, 'ss') };\n`);
+  fs.writeFileSync(ascii, `module.exports = { text: () => 'Stra\\u00dfe \\u00ba \\u00e9'.replace(/\\u00df/g, 'ss') };\n`);
+  for (const f of [utf8, ascii]) {
+    assert.equal(text(f), 'Strasse º é', f);
+    // the second process runs the cache the first wrote, with the same result
+    assert.equal(text(f), 'Strasse º é', f);
+    assert.equal(cacheOf(f).length, 1);
+  }
+});

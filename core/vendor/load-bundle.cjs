@@ -9,7 +9,10 @@
 // shebang's flags), the test runner and a profiling run each keep their own instead of replacing one
 // another's at every switch (a rejected cache cost ~100 ms of a start).
 // BASIN_CODE_CACHE=0 turns it off.
+// The file is read as bytes: hashed as they are, and an ASCII file (runtime/'s bundle, the minified
+// vendor bundles) becomes a one-byte string without decoding UTF-8 (for 1.6 MB: 2 ms instead of 12).
 'use strict';
+const { isAscii } = require('node:buffer');
 const fs = require('node:fs');
 const crypto = require('node:crypto');
 const Module = require('node:module');
@@ -26,9 +29,9 @@ function flagsTag() {
   return flags ? `-f${crypto.createHash('sha256').update(flags).digest('hex').slice(0, 8)}` : '';
 }
 
-// <bundle>.<hash of its text>.<node version>-<arch>[-f<flags>].v8cache
-function cacheFiles(file, source) {
-  const hash = crypto.createHash('sha256').update(source).digest('hex').slice(0, 16);
+// <bundle>.<hash of its bytes>.<node version>-<arch>[-f<flags>].v8cache
+function cacheFiles(file, bytes) {
+  const hash = crypto.createHash('sha256').update(bytes).digest('hex').slice(0, 16);
   const name = `${path.basename(file)}.${hash}.${process.version}-${process.arch}${flagsTag()}.v8cache`;
   return [path.join(path.dirname(file), name), path.join(os.homedir(), '.cache', 'basin', 'code-cache', name)];
 }
@@ -77,8 +80,9 @@ function loadBundle(file) {
     status.set(file, 'off');
     return require(file);
   }
-  const source = fs.readFileSync(file, 'utf8');
-  const files = cacheFiles(file, source);
+  const bytes = fs.readFileSync(file);
+  const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+  const files = cacheFiles(file, bytes);
   const cachedData = readCache(files);
   const script = new vm.Script(Module.wrap(source), { filename: file, cachedData });
   const m = new Module(file, module);

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { prebuiltModule } from './prebuilt.js';
 
 // required, not imported: an ESM import of node:fs builds its module facade, which loads fs's streams
 // (8-18 ms that `basin --version` and `--help`, which come through here, do not otherwise need)
@@ -108,10 +109,10 @@ export function resolveProjectPackages(projectDir: string, names: string[]): Dis
   return out;
 }
 
-/** Imports a discovered package's entry and returns its default export. */
+/** Imports a discovered package's entry (a built-in plugin from the prebuilt bundle: prebuilt.ts) and returns its default export. */
 export async function importPackage<T>(pkg: DiscoveredPackage): Promise<T> {
   const entry = packageEntry(pkg.dir);
-  const mod = await import(pathToFileURL(entry).href);
+  const mod = prebuiltModule(findInstallRoot(), pkg.name, entry) ?? (await import(pathToFileURL(entry).href));
   return (mod.default ?? mod) as T;
 }
 
