@@ -9,6 +9,10 @@
 // shebang's flags), the test runner and a profiling run each keep their own instead of replacing one
 // another's at every switch (a rejected cache cost ~100 ms of a start).
 // BASIN_CODE_CACHE=0 turns it off.
+// A bundle loaded here must not call import(): V8 gives a script compiled through node:vm no loader
+// for it once its code comes from a cache (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING), and Node 20's
+// vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER fixes neither that nor its experimental warning. The
+// bundles turn import() into require() (runtime/src/build.mjs); awilix's one is in loadModules, unused.
 // The file is read as bytes: hashed as they are, and an ASCII file (runtime/'s bundle, the minified
 // vendor bundles) becomes a one-byte string without decoding UTF-8 (for 1.6 MB: 2 ms instead of 12).
 'use strict';

@@ -12,8 +12,9 @@
 //   another plugin imports them or the plugin itself does;
 // - a plugin whose entry cannot be CommonJS (a top-level await: plugins/sources): loaded as an ES module.
 // Each file's `import.meta.url` keeps naming the file it was built as, so paths relative to it (UI
-// pages, child scripts, SQL) resolve as before. dist/plugins.json lists what went in, with each input's
-// size and hash: core uses the bundle only while every input is unchanged.
+// pages, child scripts, SQL) resolve as before. An `import()` becomes a `require()` inside a promise
+// (see `supported`). dist/plugins.json lists every built file of the bundled plugins, with its size and
+// hash: core uses the bundle only while they are unchanged.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -94,12 +95,18 @@ const common = {
   define: { 'import.meta.url': '__basin_module_url' },
   logLevel: 'silent',
   charset: 'ascii',
+  // an import() becomes a require() inside a promise (Node 20.19+ require()s ES modules too): V8 gives a
+  // script compiled through node:vm, as core's code-cache loader does, no loader for import() once the
+  // code comes from the cache (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING)
+  supported: { 'dynamic-import': false },
   banner: { js: 'const __basinModuleUrl = (rel) => require("node:url").pathToFileURL(require("node:path").join(__dirname, rel)).href;' },
-  // esbuild's __toESM copies every export of a required module into a new object at each import
-  // (`import fs from 'fs'` in 65 modules: ~20,000 getters, ~12 ms of a start); one copy per module is
-  // the same object to read from. Appended at the end: the modules run later (their inits are lazy).
+  // esbuild's __toESM, wrapped (appended at the end: the modules run later, their inits are lazy):
+  // - an ES module require()d is its namespace, which is what `import` gives: esbuild's helper, in
+  //   Node mode, would make the whole namespace its `default`;
+  // - it copies every export of a CommonJS module into a new object at each import (`import fs from
+  //   'fs'` in 65 modules: ~20,000 getters, ~12 ms of a start); one copy per module reads the same.
   footer: {
-    js: '__toESM = ((toESM) => { const made = [new WeakMap(), new WeakMap()]; return (mod, isNodeMode) => { if (mod === null || (typeof mod !== "object" && typeof mod !== "function")) return toESM(mod, isNodeMode); const m = made[isNodeMode ? 1 : 0]; let r = m.get(mod); if (!r) m.set(mod, (r = toESM(mod, isNodeMode))); return r; }; })(__toESM);',
+    js: '__toESM = ((toESM) => { const made = [new WeakMap(), new WeakMap()]; return (mod, isNodeMode) => { if (mod === null || (typeof mod !== "object" && typeof mod !== "function")) return toESM(mod, isNodeMode); if (mod[Symbol.toStringTag] === "Module") return mod; const m = made[isNodeMode ? 1 : 0]; let r = m.get(mod); if (!r) m.set(mod, (r = toESM(mod, isNodeMode))); return r; }; })(__toESM);',
   },
 };
 
@@ -167,6 +174,7 @@ async function main() {
   code = code.replace(/require\("([^"]+)"\)/g, (m, spec) => (path.isAbsolute(spec) && spec.startsWith(root) ? `require(require("node:path").join(__dirname, ${JSON.stringify(path.relative(outDir, spec).split(path.sep).join('/'))}))` : m));
   if (abs.test(code)) throw new Error('the bundle names an absolute path of this checkout');
   if (!/\nvar __toESM = /.test(code)) throw new Error("esbuild's __toESM helper is not where the footer expects it");
+  if (/\bimport\(/.test(code.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\//g, ''))) throw new Error('the bundle still has an import(): see `supported` above');
   code = ascii(code);
   fs.writeFileSync(`${outFile}.tmp`, code);
   fs.renameSync(`${outFile}.tmp`, outFile);

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
-import { makeProject } from '@basin/test';
+import { disableAuth, makeProject } from '@basin/test';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const manifestFile = path.join(root, 'runtime', 'dist', 'plugins.json');
@@ -17,6 +17,7 @@ const skip = built ? false : 'needs the built packages (npm run build)';
 // what each plugin declares, the contract identity, and the app's UI page files
 const script = `
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import { createApp, loadPlugins, prebuiltStatus } from '@basin/core';
 const plugins = await loadPlugins();
 const syncContract = await import('@basin/plugin-sync/contract');
@@ -32,19 +33,40 @@ const summary = plugins.map((p) => ({
 })).sort((a, b) => (a.name < b.name ? -1 : 1));
 const app = await createApp({ projectDir: process.argv[1] });
 const pages = app.pages.map((p) => ({ path: p.path, file: p.file, exists: fs.existsSync(p.file) }));
+// code paths that import() a package on first use: a monitor's expression guard (DuckDB's API) and /ws (ws)
+await app.warehouse.write(async (c) => {
+  await c.run('CREATE SCHEMA IF NOT EXISTS raw_shop');
+  await c.run("CREATE TABLE raw_shop.orders AS SELECT range AS id, DATE '2026-03-10' - CAST(range % 20 AS INTEGER) AS day FROM range(100)");
+});
+const monitor = await app.http.inject({ method: 'POST', url: '/api/monitoring/run' });
+const base = (await app.listen({ host: '127.0.0.1', port: 0 })).replace(/\\/$/, '');
+const WebSocket = createRequire(import.meta.url)('ws');
+const ws = new WebSocket(base.replace('http', 'ws') + '/ws');
+const wsOpened = await new Promise((r) => { ws.once('open', () => r(true)); ws.once('error', (e) => r(String(e))); });
+ws.terminate();
 await app.close();
-console.log(JSON.stringify({ status: prebuiltStatus(), summary, sameContract: sync.permissions.includes(syncContract.syncPermissions.sync), pages }));
+console.log(JSON.stringify({ status: prebuiltStatus(), summary, sameContract: sync.permissions.includes(syncContract.syncPermissions.sync), pages,
+  monitor: { status: monitor.statusCode, results: monitor.json().results?.map((r) => [r.monitor, r.value]) }, wsOpened }));
 process.exit(0);
 `;
 
+// auth off (loopback only), so /ws and the API answer without a login; one daily monitor
+const project = () => {
+  const dir = makeProject({ '.basin/monitors.yml': 'monitors:\n  - name: orders_per_day\n    source_table: raw_shop.orders\n    value_expression: count(*)\n    date_column: day\n' });
+  disableAuth(dir);
+  return dir;
+};
+
 function run(env: Record<string, string>) {
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script, makeProject()], { cwd: path.join(root, 'core'), env: { ...process.env, NODE_OPTIONS: '', ...env }, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script, project()], { cwd: path.join(root, 'core'), env: { ...process.env, NODE_OPTIONS: '', ...env }, encoding: 'utf8', timeout: 120_000 });
   assert.equal(r.status, 0, r.stderr);
   return JSON.parse(r.stdout.trim().split('\n').pop()!) as {
     status: string;
     summary: Array<{ name: string }>;
     sameContract: boolean;
     pages: Array<{ path: string; file: string; exists: boolean }>;
+    monitor: { status: number; results: unknown[] };
+    wsOpened: true | string;
   };
 }
 
@@ -63,7 +85,9 @@ test('the bundle holds every plugin of plugins/ but those that cannot be CommonJ
   assert.ok(code.every((b) => b < 0x80), 'ASCII only');
 });
 
-test('built, the plugins come from the bundle: the same definitions as the ES modules, one contract instance, UI pages in dist/', { skip }, () => {
+test('built, the plugins come from the bundle: the same definitions as the ES modules, one contract instance, UI pages in dist/, import() on first use', { skip }, () => {
+  // twice: the first process may compile the bundle and write its code cache, the second runs from it
+  run({});
   const bundled = run({});
   const esm = run({ BASIN_PREBUILT: '0' });
   assert.match(bundled.status, /^prebuilt plugins from .*runtime\/dist\/plugins\.cjs$/);
@@ -75,6 +99,11 @@ test('built, the plugins come from the bundle: the same definitions as the ES mo
   assert.equal(esm.sameContract, true);
   assert.ok(bundled.pages.length > 5, `${bundled.pages.length} pages`);
   assert.deepEqual(bundled.pages, esm.pages);
+  // import() inside the bundle (a require() there: node:vm has no loader for it once the code cache is used)
+  assert.equal(bundled.monitor.status, 200, JSON.stringify(bundled.monitor));
+  assert.deepEqual(bundled.monitor, esm.monitor);
+  assert.equal(bundled.wsOpened, true);
+  assert.equal(esm.wsOpened, true);
   for (const p of bundled.pages) {
     assert.ok(p.exists, `${p.path}: ${p.file}`);
     assert.match(p.file, /[\\/]plugins[\\/][^\\/]+[\\/](dist|ui)[\\/]/);
