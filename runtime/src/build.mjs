@@ -142,6 +142,9 @@ async function main() {
     stdin: { contents: entry, resolveDir: root, sourcefile: 'plugins-entry.cjs', loader: 'js' },
     outfile: `${outFile}.tmp`,
     metafile: true,
+    // mapped through the plugins' own source maps to their TypeScript (`node --enable-source-maps`)
+    sourcemap: 'linked',
+    sourcesContent: false,
     plugins: [keepModuleUrls(shared)],
   });
   const inputs = Object.keys(r.metafile.inputs)
@@ -176,7 +179,10 @@ async function main() {
   if (!/\nvar __toESM = /.test(code)) throw new Error("esbuild's __toESM helper is not where the footer expects it");
   if (/\bimport\(/.test(code.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\//g, ''))) throw new Error('the bundle still has an import(): see `supported` above');
   code = ascii(code);
+  // the map keeps its name: the code's last line points at plugins.cjs.map
+  code = code.replace(/\/\/# sourceMappingURL=plugins\.cjs\.tmp\.map\s*$/, '//# sourceMappingURL=plugins.cjs.map\n');
   fs.writeFileSync(`${outFile}.tmp`, code);
+  fs.renameSync(`${outFile}.tmp.map`, `${outFile}.map`);
   fs.renameSync(`${outFile}.tmp`, outFile);
   fs.writeFileSync(`${manifestFile}.tmp`, `${JSON.stringify(manifest, null, 2)}\n`);
   fs.renameSync(`${manifestFile}.tmp`, manifestFile);
