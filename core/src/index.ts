@@ -24,6 +24,7 @@ export { isLoopbackName, hostnameOf, allowedHostsFromEnv } from './http/host-ori
 export * from './plugin/types.js';
 export * from './plugin/discovery.js';
 export { prebuiltStatus } from './plugin/prebuilt.js';
+export { canRequireEsModules, runsTypeScriptSources } from './plugin/run-mode.js';
 export * from './plugin/order.js';
 export * from './plugin/refs.js';
 export * from './store/warehouse.js';

@@ -27,6 +27,8 @@ const root = path.resolve(pkgDir, '..');
 const outDir = path.join(pkgDir, 'dist');
 const outFile = path.join(outDir, 'plugins.cjs');
 const manifestFile = path.join(outDir, 'plugins.json');
+/** a path as the bundle and its manifest name it: relative to dist/, with forward slashes */
+const rel = (f) => path.relative(outDir, f).split(path.sep).join('/');
 
 /** the plugins/* packages, each with its main entry and its other entries (built files) */
 function readPlugins() {
@@ -70,14 +72,13 @@ function keepModuleUrls(shared) {
       build.onResolve({ filter: /^\./ }, (args) => {
         if (args.kind === 'entry-point') return undefined;
         const abs = path.resolve(args.resolveDir, args.path);
-        return shared.has(abs) ? { path: `./${path.relative(outDir, abs).split(path.sep).join('/')}`, external: true } : undefined;
+        return shared.has(abs) ? { path: `./${rel(abs)}`, external: true } : undefined;
       });
       build.onLoad({ filter: /[\\/]plugins[\\/][^\\/]+[\\/]dist[\\/][^\\/]+\.js$/ }, (args) => {
         const text = fs.readFileSync(args.path, 'utf8');
-        const rel = path.relative(outDir, args.path).split(path.sep).join('/');
         // a declaration of this module's own (esbuild renames each module's top-level names apart); the
         // function is the bundle's (banner), since a module may declare a `require` of its own
-        const prefix = `var __basin_module_url = __basinModuleUrl(${JSON.stringify(rel)});\n`;
+        const prefix = `var __basin_module_url = __basinModuleUrl(${JSON.stringify(rel(args.path))});\n`;
         return { contents: prefix + text, loader: 'js', resolveDir: path.dirname(args.path) };
       });
     },
@@ -153,7 +154,6 @@ async function main() {
   // a bundle that took in a contract's file would hold a second instance of its refs
   const leaked = inputs.filter((f) => shared.has(f));
   if (leaked.length) throw new Error(`the bundle took in files that contracts import: ${leaked.join(', ')}`);
-  const rel = (f) => path.relative(outDir, f).split(path.sep).join('/');
   // core checks every built file of the bundled plugins (not only the bundled ones: a rebuilt plugin's
   // chunks get new names, and the bundle requires its shared ones by name)
   const folders = included.map((p) => path.dirname(p.main));
@@ -171,11 +171,9 @@ async function main() {
     folders: folders.map(rel),
     inputs: files.map(record),
   };
-  // the code (with the entry's absolute paths made relative to the bundle) first, then the manifest that vouches for it
-  const abs = new RegExp(JSON.stringify(root + path.sep).slice(1, -1).replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'g');
+  // the code first, then the manifest that vouches for it
   let code = fs.readFileSync(`${outFile}.tmp`, 'utf8');
-  code = code.replace(/require\("([^"]+)"\)/g, (m, spec) => (path.isAbsolute(spec) && spec.startsWith(root) ? `require(require("node:path").join(__dirname, ${JSON.stringify(path.relative(outDir, spec).split(path.sep).join('/'))}))` : m));
-  if (abs.test(code)) throw new Error('the bundle names an absolute path of this checkout');
+  if (code.includes(root + path.sep)) throw new Error('the bundle names an absolute path of this checkout');
   if (!/\nvar __toESM = /.test(code)) throw new Error("esbuild's __toESM helper is not where the footer expects it");
   if (/\bimport\(/.test(code.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\//g, ''))) throw new Error('the bundle still has an import(): see `supported` above');
   code = ascii(code);

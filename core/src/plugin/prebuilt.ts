@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { canRequireEsModules, runsTypeScriptSources } from './run-mode.js';
 
 // The install's built-in plugins prebuilt as one CommonJS file (runtime/, issue 19): loaded with a V8
 // code cache instead of ~50 ES modules that Node 20 resolves, links and compiles at every start. It is
@@ -31,11 +32,6 @@ export function prebuiltStatus(): string {
   return loaded ? `prebuilt plugins from ${loaded.file}` : `plugins as ES modules${why ? ` (${why})` : ''}`;
 }
 
-function devConditions(): boolean {
-  const flags = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`;
-  return /\btsx\b|development/.test(flags);
-}
-
 /** null when the listed files are the ones in the dist folders now, each of its recorded size and content; else what changed */
 function whatChanged(dir: string, m: Manifest): string | null {
   const listed = new Set(m.inputs.map((i) => i.file));
@@ -62,9 +58,9 @@ function whatChanged(dir: string, m: Manifest): string | null {
 /** Whether this process may use a prebuilt bundle at all; null: yes, else why not. */
 function unusableHere(): string | null {
   if (process.env.BASIN_PREBUILT === '0') return 'BASIN_PREBUILT=0';
-  if (devConditions()) return 'running the TypeScript sources';
+  if (runsTypeScriptSources()) return 'running the TypeScript sources';
   // the bundle require()s the ES modules it shares with other packages (core, the SDK, contracts)
-  if ((process.features as { require_module?: boolean }).require_module !== true) return 'this Node cannot require() ES modules';
+  if (!canRequireEsModules()) return 'this Node cannot require() ES modules';
   return null;
 }
 

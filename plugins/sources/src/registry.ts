@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { discoverWorkspacePackages, importPackage, packageEntry, resolveProjectPackages, type DiscoveredPackage } from '@basin/core';
+import { canRequireEsModules, discoverWorkspacePackages, importPackage, packageEntry, resolveProjectPackages, runsTypeScriptSources, type DiscoveredPackage } from '@basin/core';
 import type { SourceDefinition } from '@basin/sdk';
 
 const require = createRequire(import.meta.url);
@@ -11,9 +11,7 @@ const require = createRequire(import.meta.url);
  * there every package loads at start.
  */
 function loadsOnFirstUse(pkgs: DiscoveredPackage[]): boolean {
-  if ((process.features as { require_module?: boolean }).require_module !== true) return false;
-  const flags = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`;
-  if (/\btsx\b|development/.test(flags)) return false;
+  if (!canRequireEsModules() || runsTypeScriptSources()) return false;
   return pkgs.every((p) => typeof p.meta.type === 'string');
 }
 
