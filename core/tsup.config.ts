@@ -27,6 +27,34 @@ const lazyServerModules: Plugin = {
   },
 };
 
+// find-my-way compiles a `new Function` for every static node's prefix as the route tree grows (and
+// again for each node a later route splits): ~300 of them for Basin's ~230 routes, ~17 ms of every
+// start, though most prefixes are never looked up before the server is listening. In the bundle each
+// node compiles its matcher on its first lookup, the same function, and keeps it. A find-my-way release
+// that changes these lines fails the build.
+const lazyPrefixMatchers: Plugin = {
+  name: 'find-my-way-lazy-prefix-matchers',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]find-my-way[\\/]lib[\\/]node\.js$/ }, (args) => {
+      const text = fs.readFileSync(args.path, 'utf8');
+      const eager =
+        "  const lines = []\n  for (let i = 1; i < prefix.length; i++) {\n    const charCode = prefix.charCodeAt(i)\n    lines.push(`path.charCodeAt(i + ${i}) === ${charCode}`)\n  }\n  return new Function('path', 'i', `'use strict'\\nreturn ${lines.join(' && ')}`) // eslint-disable-line\n";
+      if (!text.includes(eager) || !text.includes('staticChild.matchPrefix(path, pathIndex)')) {
+        throw new Error(`${args.path} no longer compiles prefix matchers as core/tsup.config.ts expects; update the plugin`);
+      }
+      const lazy =
+        '  return function matchPrefixOnFirstUse (path, i) {\n' +
+        '    const lines = []\n' +
+        '    for (let j = 1; j < prefix.length; j++) lines.push(`path.charCodeAt(i + ${j}) === ${prefix.charCodeAt(j)}`)\n' +
+        "    const compiled = new Function('path', 'i', `'use strict'\\nreturn ${lines.join(' && ')}`) // eslint-disable-line\n" +
+        '    if (this.matchPrefix === matchPrefixOnFirstUse) this.matchPrefix = compiled\n' +
+        '    return compiled(path, i)\n' +
+        '  }\n';
+      return { contents: text.replace(eager, lazy), loader: 'js' };
+    });
+  },
+};
+
 export default defineConfig([
   {
     entry: { index: 'src/index.ts', 'cli-entry': 'src/cli-entry.ts', 'vendor/typebox': 'src/vendor/typebox.ts', 'vendor/typebox-value': 'src/vendor/typebox-value.ts' },
@@ -73,7 +101,7 @@ export default defineConfig([
     sourcemap: true,
     minify: true,
     noExternal: ['yaml', ...http, '@fastify/http-proxy'],
-    esbuildPlugins: [lazyServerModules],
+    esbuildPlugins: [lazyServerModules, lazyPrefixMatchers],
     esbuildOptions(options) {
       options.charset = 'ascii';
       options.alias = { ...options.alias, yaml: '@basin/core/yaml' };

@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test } from 'node:test';
+
+// The built core's fastify (dist/vendor/http.cjs) compiles find-my-way's prefix matchers on their first
+// lookup instead of as routes are added (core/tsup.config.ts): routes sharing prefixes (so nodes split)
+// still match exactly, and each matcher is compiled once and kept.
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const bundle = path.join(root, 'core/dist/vendor/http.cjs');
+
+const script = `
+const Real = Function;
+let compiled = 0;
+// counts the prefix matchers find-my-way compiles: new Function('path', 'i', body)
+globalThis.Function = new Proxy(Real, { construct(t, args) { if (args[0] === 'path' && args[1] === 'i') compiled++; return Reflect.construct(t, args); } });
+const { fastify } = require(${JSON.stringify(bundle)});
+const app = fastify({ exposeHeadRoutes: false });
+const urls = [];
+for (const area of ['sources', 'source_types', 'sync', 'syncs', 'schedules', 'scheduler', 'settings']) {
+  for (const leaf of ['', '/status', '/stats', '/:name', '/:name/runs', '/:name/run_now']) urls.push('/api/' + area + leaf);
+}
+for (const url of urls) app.get(url, async (req) => ({ url, params: req.params }));
+(async () => {
+  await app.ready();
+  const out = { routes: urls.length, beforeRequests: compiled, answers: {} };
+  const probe = ['/api/sources', '/api/source_types/stats', '/api/sync/status', '/api/syncs/orders/runs', '/api/schedules/nightly/run_now',
+    '/api/scheduler', '/api/settings/x', '/api/sourcez', '/api/sync2', '/api/schedule', '/api/settings/x/runz', '/ap'];
+  for (const u of probe) { const r = await app.inject(u); out.answers[u] = r.statusCode === 200 ? r.json() : r.statusCode; }
+  out.afterFirstPass = compiled;
+  for (const u of probe) await app.inject(u);
+  out.afterSecondPass = compiled;
+  console.log(JSON.stringify(out));
+})();
+`;
+
+test('built: the router matches shared prefixes exactly, compiling each prefix matcher once, on first use', { skip: fs.existsSync(bundle) ? false : 'needs the built packages (npm run build)' }, () => {
+  const r = spawnSync(process.execPath, ['-e', script], { cwd: root, env: { ...process.env, NODE_OPTIONS: '' }, encoding: 'utf8', timeout: 60_000 });
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout.trim().split('\n').pop()!);
+  assert.deepEqual(out.answers, {
+    '/api/sources': { url: '/api/sources', params: {} },
+    '/api/source_types/stats': { url: '/api/source_types/stats', params: {} },
+    '/api/sync/status': { url: '/api/sync/status', params: {} },
+    '/api/syncs/orders/runs': { url: '/api/syncs/:name/runs', params: { name: 'orders' } },
+    '/api/schedules/nightly/run_now': { url: '/api/schedules/:name/run_now', params: { name: 'nightly' } },
+    '/api/scheduler': { url: '/api/scheduler', params: {} },
+    '/api/settings/x': { url: '/api/settings/:name', params: { name: 'x' } },
+    '/api/sourcez': 404,
+    '/api/sync2': 404,
+    '/api/schedule': 404,
+    '/api/settings/x/runz': 404,
+    '/ap': 404,
+  });
+  // 42 routes make dozens of static nodes (and splits); none is looked up while they are added
+  assert.equal(out.beforeRequests, 0);
+  assert.ok(out.afterFirstPass > 0, 'the lookups compiled the matchers they used');
+  assert.equal(out.afterSecondPass, out.afterFirstPass, 'kept: the same lookups compile nothing again');
+});
