@@ -21,6 +21,8 @@ export { supersetRole } from './roles.js';
 export { readDashboardFiles, type ProvisionResult } from './dashboards.js';
 
 const BI_COOKIE = 'bi.SESSION';
+/** how long after Basin listens its Superset is launched (see onStart below) */
+const SUPERSET_LAUNCH_DELAY_MS = 250;
 const cookieList = (v: string | number | string[] | undefined): string[] => (v === undefined ? [] : Array.isArray(v) ? v.map(String) : [String(v)]);
 
 /** Records the warehouse's database id in .basin/bi.yml (SPEC; /api/metabase-config reads it). */
@@ -133,12 +135,18 @@ export default definePlugin({
 
     // `basin start` runs Superset; an embedded app (tests, scripts) starts it by asking biSupervisor. Once
     // Basin listens: spawning its two Python processes (and their imports, seconds of CPU) competed with
-    // the end of Basin's own start.
+    // the end of Basin's own start. And a moment after: the spawn and the files written before it hold this
+    // thread ~10-15 ms, which the server's first requests would wait for (Superset takes seconds anyway).
+    let launch: NodeJS.Timeout | null = null;
     ctx.onStart(() => {
-      if (ctx.launchedByCli) ctx.http.server.once('listening', () => void supervisor.start().catch(() => undefined)); // the failure is in health
+      if (!ctx.launchedByCli) return;
+      ctx.http.server.once('listening', () => {
+        launch = setTimeout(() => void supervisor.start().catch(() => undefined), SUPERSET_LAUNCH_DELAY_MS); // the failure is in health
+      });
     });
     ctx.onStop(() => {
       closed = true;
+      if (launch) clearTimeout(launch);
       return supervisor.stop();
     });
 
