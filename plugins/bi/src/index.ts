@@ -141,6 +141,7 @@ export default definePlugin({
     ctx.onStart(() => {
       if (!ctx.launchedByCli) return;
       ctx.http.server.once('listening', () => {
+        supervisor.announceStart();
         launch = setTimeout(() => void supervisor.start().catch(() => undefined), SUPERSET_LAUNCH_DELAY_MS); // the failure is in health
       });
     });

@@ -75,6 +75,11 @@ export class SupersetSupervisor {
   }
 
   /** Starts Superset (once; later calls wait for the same start). Resolves when it answers /bi/health. */
+  /** Superset is about to be started (`basin start` launches it a moment after listening): `starting` until then */
+  announceStart(): void {
+    if (this.status.state === 'stopped') this.status = { ...this.status, state: 'starting' };
+  }
+
   start(): Promise<void> {
     this.stopping = false;
     this.running ??= this.boot().catch((e) => {

@@ -1,0 +1,39 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { tempDir } from '@basin/test';
+import { SupersetSupervisor } from '../src/supervisor.js';
+import { supersetVenv } from '../src/venv.js';
+import { freePort } from '../../../test/support/server-process.js';
+import { fakeSupersetVenv } from './fake-superset.js';
+
+const log = { info: () => {}, debug: () => {}, error: () => {}, warn: () => {}, child: () => log };
+
+// `basin start` launches Superset a moment after Basin listens (index.ts); until then the status says
+// `starting`, not `stopped`, and a running or failed Superset is not relabelled
+test('announceStart: stopped becomes starting until the launch; running and stopped again are left as they are', async () => {
+  const dir = tempDir();
+  const port = await freePort();
+  const supervisor = new SupersetSupervisor({
+    venv: supersetVenv,
+    venvDir: fakeSupersetVenv(dir),
+    home: path.join(dir, '.basin', 'bi'),
+    port: () => port,
+    servingPath: () => path.join(dir, 'data', 'serving.db'),
+    startTimeoutMs: () => 20_000,
+    log: log as never,
+    onDatabaseId: () => {},
+  });
+  try {
+    assert.equal(supervisor.current.state, 'stopped');
+    supervisor.announceStart();
+    assert.equal(supervisor.current.state, 'starting');
+    await supervisor.start();
+    assert.equal(supervisor.current.state, 'running');
+    supervisor.announceStart();
+    assert.equal(supervisor.current.state, 'running');
+  } finally {
+    await supervisor.stop();
+  }
+  assert.equal(supervisor.current.state, 'stopped');
+});
