@@ -1,11 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { tempDir } from '@basin/test';
-import { SupersetSupervisor } from '../src/supervisor.js';
-import { supersetVenv } from '../src/venv.js';
 import { freePort } from '../../../test/support/server-process.js';
-import { fakeSupersetVenv } from './fake-superset.js';
+import { fakeSupersetSupervisor, fakeSupersetVenv } from './fake-superset.js';
 
 const log = { info: () => {}, debug: () => {}, error: () => {}, warn: () => {}, child: () => log };
 
@@ -14,16 +11,7 @@ const log = { info: () => {}, debug: () => {}, error: () => {}, warn: () => {}, 
 test('announceStart: stopped becomes starting until the launch; running and stopped again are left as they are', async () => {
   const dir = tempDir();
   const port = await freePort();
-  const supervisor = new SupersetSupervisor({
-    venv: supersetVenv,
-    venvDir: fakeSupersetVenv(dir),
-    home: path.join(dir, '.basin', 'bi'),
-    port: () => port,
-    servingPath: () => path.join(dir, 'data', 'serving.db'),
-    startTimeoutMs: () => 20_000,
-    log: log as never,
-    onDatabaseId: () => {},
-  });
+  const supervisor = fakeSupersetSupervisor(dir, fakeSupersetVenv(dir), port, log);
   try {
     assert.equal(supervisor.current.state, 'stopped');
     supervisor.announceStart();

@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fakeCompanionVenv } from '@basin/test';
+import { SupersetSupervisor } from '../src/supervisor.js';
 import { supersetVenv } from '../src/venv.js';
 
 const realPython = execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();
@@ -69,4 +70,18 @@ export function fakeSupersetVenv(dir: string, takenAtBind: number[] = []): strin
   fs.writeFileSync(path.join(venv, 'bin', 'gunicorn'), `#!${realPython}\n${GUNICORN}`, { mode: 0o755 });
   fs.writeFileSync(path.join(venv, 'bin', 'taken-at-bind'), takenAtBind.join(' '));
   return venv;
+}
+
+/** a supervisor of the stand-in venv in `dir`, with `port` as platform.bi_port */
+export function fakeSupersetSupervisor(dir: string, venvDir: string, port: number, log: unknown): SupersetSupervisor {
+  return new SupersetSupervisor({
+    venv: supersetVenv,
+    venvDir,
+    home: path.join(dir, '.basin', 'bi'),
+    port: () => port,
+    servingPath: () => path.join(dir, 'data', 'serving.db'),
+    startTimeoutMs: () => 20_000,
+    log: log as never,
+    onDatabaseId: () => {},
+  });
 }

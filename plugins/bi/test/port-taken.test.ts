@@ -6,9 +6,8 @@ import path from 'node:path';
 import { httpCall } from '@basin/core';
 import { tempDir } from '@basin/test';
 import { SupersetSupervisor } from '../src/supervisor.js';
-import { supersetVenv } from '../src/venv.js';
 import { freePort } from '../../../test/support/server-process.js';
-import { fakeSupersetVenv } from './fake-superset.js';
+import { fakeSupersetSupervisor, fakeSupersetVenv } from './fake-superset.js';
 
 const logs: string[] = [];
 const log = {
@@ -20,18 +19,7 @@ const log = {
 };
 
 /** a supervisor of the fake venv with `configured` as platform.bi_port */
-function supervisorOn(dir: string, venvDir: string, configured: number): SupersetSupervisor {
-  return new SupersetSupervisor({
-    venv: supersetVenv,
-    venvDir,
-    home: path.join(dir, '.basin', 'bi'),
-    port: () => configured,
-    servingPath: () => path.join(dir, 'data', 'serving.db'),
-    startTimeoutMs: () => 20_000,
-    log: log as never,
-    onDatabaseId: () => {},
-  });
-}
+const supervisorOn = (dir: string, venvDir: string, configured: number): SupersetSupervisor => fakeSupersetSupervisor(dir, venvDir, configured, log);
 
 const health = async (port: number) => (await httpCall(`http://127.0.0.1:${port}/bi/health`, { method: 'GET', timeoutMs: 2000 })).status;
 
