@@ -10,7 +10,7 @@
 // - a plugin's other entries (`./contract`) and every file they import (a chunk a contract shares with
 //   the plugin's index): required by path, so a contract's service refs are the same objects whether
 //   another plugin imports them or the plugin itself does;
-// - a plugin whose entry cannot be CommonJS (a top-level await: plugins/sources): loaded as an ES module.
+// - a plugin whose entry cannot be CommonJS (a top-level await; none today): loaded as an ES module.
 // Each file's `import.meta.url` keeps naming the file it was built as, so paths relative to it (UI
 // pages, child scripts, SQL) resolve as before. An `import()` becomes a `require()` inside a promise
 // (see `supported`). dist/plugins.json lists every built file of the bundled plugins, with its size and

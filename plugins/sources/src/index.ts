@@ -5,7 +5,7 @@ import { definePlugin, PROJECT_FILE } from '@basin/core';
 import { registerSourceCommands } from './cli/commands.js';
 import { ingestConfigFileSpec, secretsFileSpec, sourcesFileSpec } from './config.js';
 import { sourceRegistryRef, sourcesConfigRef, sourceStatusPoint, type SourceStatusContribution, sourcePermissions } from './contract.js';
-import { addProjectSources, loadSourceRegistry } from './registry.js';
+import { addProjectSources, loadSourceRegistry, workspaceSourceRegistry } from './registry.js';
 import { registerSourceRoutes } from './routes/sources.js';
 import { SourcesConfig } from './source-config.js';
 
@@ -14,8 +14,10 @@ export * from './registry.js';
 export { SourcesConfig, maskConfig, rawSchema } from './source-config.js';
 
 // Source packages are known before config validation, since each one owns its block's schema; the ones
-// sources.yml names are imported in `prepare`, the others on first use (registry.ts).
-const registry = await loadSourceRegistry();
+// sources.yml names are imported in `prepare`, the others on first use (registry.ts). Where packages
+// cannot load on first use (tests, BASIN_DEV), `prepare` imports them all first. (No top-level await
+// here: the plugin is then CommonJS-compatible, and `runtime/` prebuilds it with the others.)
+const registry = workspaceSourceRegistry();
 
 /** the source types sources.yml names, read ahead of its validation (which reports a broken file) */
 function configuredTypes(projectDir: string): string[] {
@@ -36,6 +38,7 @@ export default definePlugin({
   // source packages a project lists under `plugins:` must be known before sources.yml is validated, and
   // the configured types are imported ahead (together, asynchronously)
   async prepare(projectDir) {
+    await loadSourceRegistry();
     await registry.load(configuredTypes(projectDir));
     let names: string[] = [];
     try {

@@ -85,6 +85,9 @@ export class SourceRegistry {
 }
 
 let cached: SourceRegistry | null = null;
+/** the packages of `cached` still to import (where they cannot load on first use), and that import */
+let unloaded: DiscoveredPackage[] = [];
+let loading: Promise<void> | null = null;
 
 async function loadInto(reg: SourceRegistry, pkgs: DiscoveredPackage[]): Promise<void> {
   const defs = await Promise.all(pkgs.map(async (p) => ({ p, def: checked(await importPackage(p), p) })));
@@ -93,14 +96,26 @@ async function loadInto(reg: SourceRegistry, pkgs: DiscoveredPackage[]): Promise
   }
 }
 
-/** The workspace's source packages (once per process): declared, or imported where they cannot load on first use. */
-export async function loadSourceRegistry(): Promise<SourceRegistry> {
+/**
+ * The workspace's source registry (one per process), at once: its packages declared, to be imported on
+ * first use. Where they cannot load on first use it is empty until `loadSourceRegistry()` has imported
+ * them (the plugin's `prepare` awaits that before the config is validated).
+ */
+export function workspaceSourceRegistry(): SourceRegistry {
   if (cached) return cached;
   const reg = new SourceRegistry();
   const pkgs = discoverWorkspacePackages().filter((p) => p.kind === 'source');
   if (loadsOnFirstUse(pkgs)) for (const p of pkgs) reg.declare(p);
-  else await loadInto(reg, pkgs);
+  else unloaded = pkgs;
   cached = reg;
+  return reg;
+}
+
+/** The workspace's source packages (once per process): declared, or imported where they cannot load on first use. */
+export async function loadSourceRegistry(): Promise<SourceRegistry> {
+  const reg = workspaceSourceRegistry();
+  if (unloaded.length) loading ??= loadInto(reg, unloaded.splice(0));
+  await loading;
   return reg;
 }
 
