@@ -74,12 +74,12 @@ export class SupersetSupervisor {
     return { ...this.status, last_output: this.status.state === 'failed' ? this.output.slice(-20) : [] };
   }
 
-  /** Starts Superset (once; later calls wait for the same start). Resolves when it answers /bi/health. */
   /** Superset is about to be started (`basin start` launches it a moment after listening): `starting` until then */
   announceStart(): void {
     if (this.status.state === 'stopped') this.status = { ...this.status, state: 'starting' };
   }
 
+  /** Starts Superset (once; later calls wait for the same start). Resolves when it answers /bi/health. */
   start(): Promise<void> {
     this.stopping = false;
     this.running ??= this.boot().catch((e) => {

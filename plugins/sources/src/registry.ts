@@ -114,8 +114,7 @@ export function workspaceSourceRegistry(): SourceRegistry {
 /** The workspace's source packages (once per process): declared, or imported where they cannot load on first use. */
 export async function loadSourceRegistry(): Promise<SourceRegistry> {
   const reg = workspaceSourceRegistry();
-  if (unloaded.length) loading ??= loadInto(reg, unloaded.splice(0));
-  await loading;
+  await (loading ??= loadInto(reg, unloaded.splice(0)));
   return reg;
 }
 
