@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { execFileSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 // The built packages load TypeBox, yaml and fastify's parts from one bundled copy each
@@ -24,6 +25,24 @@ test("core/vendor/yaml.cjs lists every export of yaml (Node's ESM import reads t
   const shim = fs.readFileSync(path.join(root, 'core', 'vendor', 'yaml.cjs'), 'utf8');
   const listed = /0 && \(module\.exports = \{([^}]*)\}\)/.exec(shim)?.[1]?.split(',').map((s) => s.trim()).filter(Boolean) ?? [];
   assert.deepEqual([...listed].sort(), Object.keys(require('yaml') as object).sort());
+});
+
+test("core/vendor/yaml.cjs loads yaml's bundle when an export is first read, and exports all of yaml", { skip: !fs.existsSync(path.join(root, 'core', 'dist', 'vendor', 'yaml.cjs')) && 'core is not built' }, () => {
+  // in a process of its own: this one may have loaded the bundle already
+  const script = `
+    const shim = require(${JSON.stringify(path.join(root, 'core', 'vendor', 'yaml.cjs'))});
+    const loaded = () => Object.keys(require.cache).some((f) => f.endsWith(${JSON.stringify(path.join('dist', 'vendor', 'yaml.cjs'))}));
+    const before = loaded();
+    const names = Object.keys(shim);
+    const stillBefore = loaded();
+    const value = shim.parse('a: [1, 2]');
+    console.log(JSON.stringify({ before, stillBefore, after: loaded(), names, value }));`;
+  const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } })) as { before: boolean; stillBefore: boolean; after: boolean; names: string[]; value: unknown };
+  assert.equal(out.before, false, 'requiring the shim does not load the parser');
+  assert.equal(out.stillBefore, false, 'listing its names does not either');
+  assert.equal(out.after, true, 'the first use loads it');
+  assert.deepEqual(out.value, { a: [1, 2] });
+  assert.deepEqual([...out.names].sort(), Object.keys(require('yaml') as object).sort());
 });
 
 test("core/vendor/duckdb.cjs lists every export of @duckdb/node-api (Node's ESM import reads the names there)", () => {

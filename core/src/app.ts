@@ -3,7 +3,8 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { AwilixContainer, Resolver } from 'awilix';
 import type { FastifyInstance } from 'fastify';
-import { awilix, yaml } from './lazy-deps.js';
+import { awilix } from './lazy-deps.js';
+import { yamlValue } from './config/yaml-values.js';
 import { Type } from '@sinclair/typebox';
 import { systemClock, type Clock } from './clock.js';
 import { EventBus } from './events.js';
@@ -113,7 +114,7 @@ export async function loadPlugins(projectDir?: string): Promise<BasinPlugin[]> {
     const file = path.join(projectDir, PROJECT_FILE);
     let names: string[] = [];
     try {
-      const raw = yaml().parse(fs.readFileSync(file, 'utf8'));
+      const raw = yamlValue(fs.readFileSync(file, 'utf8')) as { plugins?: unknown } | null;
       if (Array.isArray(raw?.plugins)) names = raw.plugins.filter((n: unknown) => typeof n === 'string');
     } catch {
       /* the config loader reports it */

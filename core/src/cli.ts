@@ -5,7 +5,6 @@ import { ConfigLoadError, formatIssue } from './config/loader.js';
 import { orderPlugins } from './plugin/order.js';
 import { commandPackage, PROGRAM_DESCRIPTION, PROGRAM_EPILOGUE } from './cli-entry.js';
 import { importPackage } from './plugin/discovery.js';
-import { warmIcu } from './icu-warmup.js';
 import type { BasinPlugin, CliContext } from './plugin/types.js';
 
 /** Exit codes scripts can rely on. */
@@ -44,8 +43,6 @@ export function buildProgram(plugins: BasinPlugin[], io: { stdout: NodeJS.Writab
     stdout: io.stdout,
     stderr: io.stderr,
     boot: async (opts: Partial<BootOptions> & { projectDir: string }): Promise<BasinApp> => {
-      // ICU's data loads on another thread while the plugins are imported (the config needs it)
-      void warmIcu();
       return createApp({ plugins: bootPlugins ? await bootPlugins() : plugins, notice: (m) => io.stdout.write(`${m}\n`), launchedByCli: true, ...opts });
     },
   };

@@ -13,6 +13,7 @@ export * from './config/types.js';
 export * from './config/loader.js';
 export * from './config/service.js';
 export * from './config/live-file.js';
+export { parseYaml, yamlValue } from './config/yaml-values.js';
 export * from './config/env-seal.js';
 export * from './config/suggest.js';
 export * from './config/schema-check.js';

@@ -7,6 +7,7 @@ import { smolToml } from '../lazy-deps.js';
 import dotenv from 'dotenv';
 import type { ConfigFileSpec, ConfigIssue, ConfigSectionSpec, ValidateContext } from './types.js';
 import { locateYaml } from './locate.js';
+import { keepYamlValue, keptYamlValue } from './yaml-values.js';
 import { checkAgainstSchema } from './schema-check.js';
 import { closest } from './suggest.js';
 import { corePlatformSettings, ProjectSection } from './project-schema.js';
@@ -66,6 +67,13 @@ function readParsed(abs: string, rel: string, spec: Pick<ConfigFileSpec, 'format
   const text = fs.readFileSync(abs, 'utf8');
   const none = () => undefined;
   if (spec.format === 'yaml') {
+    // a text parsed before gives its value without the parser, which then runs only to place an issue
+    const kept = spec.sensitive ? undefined : keptYamlValue(text);
+    if (kept) {
+      let placed: ((p: string, at?: 'key' | 'value') => { line: number; column: number } | undefined) | undefined;
+      const locate = (p: string, at?: 'key' | 'value') => (placed ??= yamlLocator(text))(p, at);
+      return { raw: kept.value ?? {}, locate };
+    }
     const { LineCounter, parseDocument } = yaml();
     const lc = new LineCounter();
     const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false });
@@ -78,7 +86,9 @@ function readParsed(abs: string, rel: string, spec: Pick<ConfigFileSpec, 'format
       }
       return null;
     }
-    return { raw: doc.toJS() ?? {}, locate: (p, at) => locateYaml(doc, lc, p, at) };
+    const value = doc.toJS();
+    if (!spec.sensitive) keepYamlValue(text, value);
+    return { raw: value ?? {}, locate: (p, at) => locateYaml(doc, lc, p, at) };
   }
   if (spec.format === 'toml') {
     try {
@@ -92,6 +102,14 @@ function readParsed(abs: string, rel: string, spec: Pick<ConfigFileSpec, 'format
   }
   if (spec.format === 'env') return { raw: dotenv.parse(text), locate: none };
   return { raw: true, locate: none };
+}
+
+/** places pointers in a text that parsed without errors before */
+function yamlLocator(text: string): ParsedFile['locate'] {
+  const { LineCounter, parseDocument } = yaml();
+  const lc = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false });
+  return (p, at) => locateYaml(doc, lc, p, at);
 }
 
 function makeCtx(rel: string, parsed: ParsedFile | null, issues: ConfigIssue[], projectDir: string, prefix = ''): ValidateContext {

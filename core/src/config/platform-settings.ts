@@ -1,7 +1,7 @@
 import path from 'node:path';
 import fs from 'node:fs';
 import { Type, type TSchema } from '@sinclair/typebox';
-import { yaml } from '../lazy-deps.js';
+import { yamlValue } from './yaml-values.js';
 import { discoverWorkspacePackages, resolveProjectPackages, type DiscoveredPackage } from '../plugin/discovery.js';
 
 /**
@@ -41,7 +41,7 @@ function workspacePackages(): DiscoveredPackage[] {
 
 function projectListedPackages(projectDir: string): DiscoveredPackage[] {
   try {
-    const raw = yaml().parse(fs.readFileSync(path.join(projectDir, '.basin', 'project.yml'), 'utf8'));
+    const raw = yamlValue(fs.readFileSync(path.join(projectDir, '.basin', 'project.yml'), 'utf8')) as { plugins?: unknown } | null;
     const names = Array.isArray(raw?.plugins) ? raw.plugins.filter((n: unknown): n is string => typeof n === 'string') : [];
     return resolveProjectPackages(projectDir, names);
   } catch {

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { parse as parseYaml } from 'yaml';
-import { definePlugin, PROJECT_FILE } from '@basin/core';
+import { definePlugin, PROJECT_FILE, yamlValue } from '@basin/core';
 import { registerSourceCommands } from './cli/commands.js';
 import { ingestConfigFileSpec, secretsFileSpec, sourcesFileSpec } from './config.js';
 import { sourceRegistryRef, sourcesConfigRef, sourceStatusPoint, type SourceStatusContribution, sourcePermissions } from './contract.js';
@@ -22,7 +21,7 @@ const registry = workspaceSourceRegistry();
 /** the source types sources.yml names, read ahead of its validation (which reports a broken file) */
 function configuredTypes(projectDir: string): string[] {
   try {
-    const raw = parseYaml(fs.readFileSync(path.join(projectDir, sourcesFileSpec(registry).path), 'utf8'));
+    const raw = yamlValue(fs.readFileSync(path.join(projectDir, sourcesFileSpec(registry).path), 'utf8')) as { sources?: unknown } | null;
     const list: unknown[] = Array.isArray(raw?.sources) ? raw.sources : [];
     return list.flatMap((s) => (s && typeof s === 'object' && typeof (s as { type?: unknown }).type === 'string' ? [(s as { type: string }).type] : []));
   } catch {
@@ -42,7 +41,7 @@ export default definePlugin({
     await registry.load(configuredTypes(projectDir));
     let names: string[] = [];
     try {
-      const raw = parseYaml(fs.readFileSync(path.join(projectDir, PROJECT_FILE), 'utf8'));
+      const raw = yamlValue(fs.readFileSync(path.join(projectDir, PROJECT_FILE), 'utf8')) as { plugins?: unknown } | null;
       if (Array.isArray(raw?.plugins)) names = raw.plugins.filter((n: unknown): n is string => typeof n === 'string');
     } catch {
       return; // a missing or broken project.yml is reported by the config loader

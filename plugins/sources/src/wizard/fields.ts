@@ -1,5 +1,4 @@
-import { parse as parseYaml } from 'yaml';
-import { checkAgainstSchema } from '@basin/core';
+import { checkAgainstSchema, parseYaml } from '@basin/core';
 import type { SourceDefinition, TSchema } from '@basin/sdk';
 
 /**
