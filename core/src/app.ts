@@ -1,15 +1,14 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { AwilixContainer, Resolver } from 'awilix';
 import type { FastifyInstance } from 'fastify';
 import { awilix } from './lazy-deps.js';
-import { yamlValue } from './config/yaml-values.js';
+import { projectPluginNames } from './config/platform-settings.js';
 import { Type } from '@sinclair/typebox';
 import { systemClock, type Clock } from './clock.js';
 import { EventBus } from './events.js';
 import { PermissionRegistry, recordBundledPermissions } from './rbac.js';
-import { ConfigLoadError, loadConfig, PROJECT_FILE } from './config/loader.js';
+import { ConfigLoadError, loadConfig } from './config/loader.js';
 import { BasinConfig } from './config/service.js';
 import type { ConfigFileSpec } from './config/types.js';
 import type { BodyRateOptions } from './http/slow-body-guard.js';
@@ -111,15 +110,7 @@ export async function loadPlugins(projectDir?: string): Promise<BasinPlugin[]> {
   }
   const out = [...cachedDiscovery.plugins];
   if (projectDir) {
-    const file = path.join(projectDir, PROJECT_FILE);
-    let names: string[] = [];
-    try {
-      const raw = yamlValue(fs.readFileSync(file, 'utf8')) as { plugins?: unknown } | null;
-      if (Array.isArray(raw?.plugins)) names = raw.plugins.filter((n: unknown) => typeof n === 'string');
-    } catch {
-      /* the config loader reports it */
-    }
-    for (const pkg of resolveProjectPackages(projectDir, names).filter((p) => p.kind === 'plugin')) {
+    for (const pkg of resolveProjectPackages(projectDir, projectPluginNames(projectDir)).filter((p) => p.kind === 'plugin')) {
       const p = await importPlugin(pkg);
       if (!out.some((o) => o.name === p.name)) out.push(p);
     }

@@ -42,9 +42,8 @@ export function buildProgram(plugins: BasinPlugin[], io: { stdout: NodeJS.Writab
     program,
     stdout: io.stdout,
     stderr: io.stderr,
-    boot: async (opts: Partial<BootOptions> & { projectDir: string }): Promise<BasinApp> => {
-      return createApp({ plugins: bootPlugins ? await bootPlugins() : plugins, notice: (m) => io.stdout.write(`${m}\n`), launchedByCli: true, ...opts });
-    },
+    boot: async (opts: Partial<BootOptions> & { projectDir: string }): Promise<BasinApp> =>
+      createApp({ plugins: bootPlugins ? await bootPlugins() : plugins, notice: (m) => io.stdout.write(`${m}\n`), launchedByCli: true, ...opts }),
   };
   // registered in dependency order, listed in discovery order: the order `basin --help` prints from
   // the manifests without importing any plugin (cli-entry.ts)

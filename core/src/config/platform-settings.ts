@@ -39,13 +39,21 @@ function workspacePackages(): DiscoveredPackage[] {
   return (cachedWorkspace ??= discoverWorkspacePackages());
 }
 
-function projectListedPackages(projectDir: string): DiscoveredPackage[] {
+/** The names `.basin/project.yml` lists under `plugins:`; none when the file is missing or broken (the config loader reports it). */
+export function projectPluginNames(projectDir: string): string[] {
   try {
     const raw = yamlValue(fs.readFileSync(path.join(projectDir, '.basin', 'project.yml'), 'utf8')) as { plugins?: unknown } | null;
-    const names = Array.isArray(raw?.plugins) ? raw.plugins.filter((n: unknown): n is string => typeof n === 'string') : [];
-    return resolveProjectPackages(projectDir, names);
+    return Array.isArray(raw?.plugins) ? raw.plugins.filter((n: unknown): n is string => typeof n === 'string') : [];
   } catch {
-    return []; // a missing or unreadable project file, or an uninstalled plugin, is reported by the loader and the plugin loader
+    return [];
+  }
+}
+
+function projectListedPackages(projectDir: string): DiscoveredPackage[] {
+  try {
+    return resolveProjectPackages(projectDir, projectPluginNames(projectDir));
+  } catch {
+    return []; // an uninstalled plugin is reported by the plugin loader
   }
 }
 

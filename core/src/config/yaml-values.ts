@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { writeFileAtomic } from '../fsutil.js';
 import { yaml } from '../lazy-deps.js';
 
 /**
@@ -95,9 +96,7 @@ export function flushYamlValues(): void {
   trim(onDisk);
   try {
     fs.mkdirSync(path.dirname(s.file), { recursive: true, mode: 0o700 });
-    const tmp = `${s.file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, JSON.stringify(Object.fromEntries(onDisk)), { mode: 0o600 });
-    fs.renameSync(tmp, s.file);
+    writeFileAtomic(s.file, JSON.stringify(Object.fromEntries(onDisk)), 0o600);
   } catch {
     // a home without a writable cache folder: the next process parses again
   }
@@ -129,14 +128,12 @@ function readEntries(file: string): Map<string, string> {
 function cacheFile(): string | null {
   const home = process.env.HOME || process.env.USERPROFILE || os.homedir();
   if (!home) return null;
-  let version = 'unknown';
   try {
-    version = (createRequire(import.meta.url)('yaml/package.json') as { version: string }).version;
+    const { version } = createRequire(import.meta.url)('yaml/package.json') as { version: string };
+    return path.join(home, '.cache', 'basin', 'yaml-values', `yaml-${version}.json`);
   } catch {
-    // no version to tell parsers apart: keep nothing on disk
-    return null;
+    return null; // no version to tell parsers apart: keep nothing on disk
   }
-  return path.join(home, '.cache', 'basin', 'yaml-values', `yaml-${version}.json`);
 }
 
 function scheduleFlush(): void {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { definePlugin, PROJECT_FILE, yamlValue } from '@basin/core';
+import { definePlugin, projectPluginNames, yamlValue } from '@basin/core';
 import { registerSourceCommands } from './cli/commands.js';
 import { ingestConfigFileSpec, secretsFileSpec, sourcesFileSpec } from './config.js';
 import { sourceRegistryRef, sourcesConfigRef, sourceStatusPoint, type SourceStatusContribution, sourcePermissions } from './contract.js';
@@ -39,13 +39,7 @@ export default definePlugin({
   async prepare(projectDir) {
     await loadSourceRegistry();
     await registry.load(configuredTypes(projectDir));
-    let names: string[] = [];
-    try {
-      const raw = yamlValue(fs.readFileSync(path.join(projectDir, PROJECT_FILE), 'utf8')) as { plugins?: unknown } | null;
-      if (Array.isArray(raw?.plugins)) names = raw.plugins.filter((n: unknown): n is string => typeof n === 'string');
-    } catch {
-      return; // a missing or broken project.yml is reported by the config loader
-    }
+    const names = projectPluginNames(projectDir);
     if (names.length) await addProjectSources(registry, projectDir, names);
   },
   register(ctx) {
