@@ -1,5 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import LuxonSettings from '../src/luxon-settings.cjs';
 import { CRON_PRESETS, cronProblem, timezoneProblem } from '../src/config.js';
 import { countRunsBetween, nextRunAfter } from '../src/cron.js';
 
@@ -59,4 +61,30 @@ test('cron and timezone problems are reported', () => {
   assert.match(cronProblem('61 * * * *')!, /61/);
   assert.equal(timezoneProblem('Europe/Berlin'), null);
   assert.match(timezoneProblem('Mars/Olympus')!, /unknown timezone/);
+});
+
+test('a zone outside ICU\'s canonical list is still checked by ICU: aliases and other spellings pass', () => {
+  assert.ok(!Intl.supportedValuesOf('timeZone').includes('US/Eastern'));
+  assert.equal(timezoneProblem('US/Eastern'), null);
+  assert.equal(timezoneProblem('europe/berlin'), null);
+  assert.equal(timezoneProblem('UTC'), null);
+  assert.match(timezoneProblem('Europe/Nowhere')!, /unknown timezone "Europe\/Nowhere"/);
+});
+
+test('cron validation sets luxon\'s locale for its own call only, on the luxon instance cron-parser uses', () => {
+  // the instance cron-parser requires (its CommonJS build) is the one the shim hands out
+  const fromCronParser = createRequire(createRequire(import.meta.url).resolve('cron-parser'))('luxon').Settings;
+  assert.equal(LuxonSettings, fromCronParser);
+  const before = LuxonSettings.defaultLocale;
+  assert.equal(cronProblem('0 6 * * 1-5'), null);
+  assert.match(cronProblem('0 6 31 2 *')!, /day of month/i);
+  assert.equal(LuxonSettings.defaultLocale, before);
+  // and a locale someone set on purpose survives it
+  LuxonSettings.defaultLocale = 'de-DE';
+  try {
+    assert.equal(cronProblem('daily'), null);
+    assert.equal(LuxonSettings.defaultLocale, 'de-DE');
+  } finally {
+    LuxonSettings.defaultLocale = before;
+  }
 });

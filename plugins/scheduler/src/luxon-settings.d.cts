@@ -1,0 +1,3 @@
+import type { Settings } from 'luxon';
+declare const settings: typeof Settings;
+export = settings;
