@@ -55,6 +55,43 @@ const lazyPrefixMatchers: Plugin = {
   },
 };
 
+// find-my-way also compiles two `new Function`s per route handler as it is added: one that builds the
+// params object and one that matches constraints (Basin sets none, so it never runs). With fastify's
+// HEAD routes that is ~900 compilations, ~10 ms of every start. In the bundle each compiles on its first
+// use, the same functions, kept once compiled. A find-my-way release that changes these lines fails the
+// build.
+const lazyHandlerFunctions: Plugin = {
+  name: 'find-my-way-lazy-handler-functions',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]find-my-way[\\/]lib[\\/]handler-storage\.js$/ }, (args) => {
+      const text = fs.readFileSync(args.path, 'utf8');
+      const eagerParams = '      _createParamsObject: this._compileCreateParamsObject(params)\n';
+      const eagerConstraints = '    if (!isMergedTree) {\n      this._compileGetHandlerMatchingConstraints(constrainer, constraints)\n    }\n';
+      const classLine = 'class HandlerStorage {\n';
+      if (![eagerParams, eagerConstraints, classLine, 'return this._getHandlerMatchingConstraints(derivedConstraints)'].every((t) => text.includes(t))) {
+        throw new Error(`${args.path} no longer compiles its handler functions as core/tsup.config.ts expects; update the plugin`);
+      }
+      const lazyParams = '      _createParamsObject: createParamsObjectOnFirstUse(this, params)\n';
+      const lazyConstraints =
+        '    if (!isMergedTree) {\n' +
+        '      this._getHandlerMatchingConstraints = function matchConstraintsOnFirstUse (derivedConstraints) {\n' +
+        '        this._compileGetHandlerMatchingConstraints(constrainer, constraints)\n' +
+        '        return this._getHandlerMatchingConstraints(derivedConstraints)\n' +
+        '      }\n' +
+        '    }\n';
+      const helper =
+        'function createParamsObjectOnFirstUse (storage, params) {\n' +
+        '  return function createParamsObject (param0, param1, param2, param3, extraParams) {\n' +
+        '    const compiled = storage._compileCreateParamsObject(params)\n' +
+        '    if (this._createParamsObject === createParamsObject) this._createParamsObject = compiled\n' +
+        '    return compiled(param0, param1, param2, param3, extraParams)\n' +
+        '  }\n' +
+        '}\n\n';
+      return { contents: text.replace(eagerParams, lazyParams).replace(eagerConstraints, lazyConstraints).replace(classLine, helper + classLine), loader: 'js' };
+    });
+  },
+};
+
 export default defineConfig([
   {
     entry: { index: 'src/index.ts', 'cli-entry': 'src/cli-entry.ts', 'vendor/typebox': 'src/vendor/typebox.ts', 'vendor/typebox-value': 'src/vendor/typebox-value.ts' },
@@ -64,18 +101,20 @@ export default defineConfig([
     clean: ['!vendor/*.cjs', '!vendor/*.cjs.map'],
     sourcemap: true,
     ...base,
-    noExternal: [...(base.noExternal ?? []), ...http, '@fastify/http-proxy', '@duckdb/node-api'],
+    noExternal: [...(base.noExternal ?? []), ...http, '@fastify/http-proxy', '@duckdb/node-api', 'commander'],
     esbuildOptions(options, ctx) {
       base.esbuildOptions?.(options, ctx);
       // @fastify/http-proxy is imported on a proxy's first request (src/http/lazy-proxy.ts): its bundle too;
       // @duckdb/node-api when the warehouse opens: its bundle (src/vendor/duckdb.ts)
-      options.alias = { ...options.alias, ...Object.fromEntries([...http, '@fastify/http-proxy'].map((n) => [n, shim(n)])), '@duckdb/node-api': '@basin/core/vendor/duckdb' };
+      options.alias = { ...options.alias, ...Object.fromEntries([...http, '@fastify/http-proxy'].map((n) => [n, shim(n)])), '@duckdb/node-api': '@basin/core/vendor/duckdb', commander: '@basin/core/vendor/commander' };
     },
   },
   // yaml and awilix as one CommonJS file each: required synchronously on first use (lazy-deps.ts)
   // (minified: V8 keeps a module's source in memory for as long as its functions may be compiled; the
   // source maps beside them map stack traces back)
   { entry: { 'vendor/yaml': 'src/vendor/yaml.ts', 'vendor/awilix': 'src/vendor/awilix.ts' }, format: ['cjs'], target: 'node20', clean: false, sourcemap: true, minify: true, noExternal: ['yaml', 'awilix'], esbuildOptions: base.esbuildOptions },
+  // commander the same way, for every CLI command: loaded at once with its code cache (vendor/commander.cjs)
+  { entry: { 'vendor/commander': 'src/vendor/commander.ts' }, format: ['cjs'], target: 'node20', clean: false, sourcemap: true, minify: true, noExternal: ['commander'], esbuildOptions: base.esbuildOptions },
   // @duckdb/node-api as one CommonJS file (~180 modules otherwise), loaded when the warehouse opens;
   // the native addon it requires stays a package of its own
   {
@@ -101,7 +140,7 @@ export default defineConfig([
     sourcemap: true,
     minify: true,
     noExternal: ['yaml', ...http, '@fastify/http-proxy'],
-    esbuildPlugins: [lazyServerModules, lazyPrefixMatchers],
+    esbuildPlugins: [lazyServerModules, lazyPrefixMatchers, lazyHandlerFunctions],
     esbuildOptions(options) {
       options.charset = 'ascii';
       options.alias = { ...options.alias, yaml: '@basin/core/yaml' };

@@ -59,3 +59,55 @@ test('built: the router matches shared prefixes exactly, compiling each prefix m
   assert.ok(out.afterFirstPass > 0, 'the lookups compiled the matchers they used');
   assert.equal(out.afterSecondPass, out.afterFirstPass, 'kept: the same lookups compile nothing again');
 });
+
+// The same bundle compiles find-my-way's per-handler functions (the params object builder, the
+// constraint matcher) on first use too: params (also past the fourth) and constraints still work, and
+// each function is compiled once, for the handlers that are used.
+const handlerScript = `
+const Real = Function;
+const compiled = { params: 0, constraints: 0 };
+globalThis.Function = new Proxy(Real, { construct(t, args) {
+  if (args[0] === 'NullObject') compiled.params++;
+  if (args[0] === 'derivedConstraints') compiled.constraints++;
+  return Reflect.construct(t, args);
+} });
+const { fastify } = require(${JSON.stringify(bundle)});
+const app = fastify();
+for (let i = 0; i < 50; i++) app.get('/api/area' + i + '/:name', async (req) => ({ params: req.params }));
+app.get('/api/deep/:a/:b/:c/:d/:e/:f', async (req) => ({ params: req.params }));
+app.get('/api/hosted', { constraints: { host: 'a.example' } }, async () => ({ host: 'a' }));
+app.get('/api/hosted', { constraints: { host: 'b.example' } }, async () => ({ host: 'b' }));
+(async () => {
+  await app.ready();
+  const out = { beforeRequests: { ...compiled }, answers: {} };
+  const probe = [['/api/area7/orders'], ['/api/deep/1/2/3/4/5/6'], ['/api/hosted', 'a.example'], ['/api/hosted', 'b.example'], ['/api/hosted', 'c.example']];
+  for (const [u, host] of probe) {
+    const r = await app.inject({ url: u, headers: host ? { host } : {} });
+    out.answers[u + (host ? ' @' + host : '')] = r.statusCode === 200 ? r.json() : r.statusCode;
+  }
+  out.afterFirstPass = { ...compiled };
+  for (const [u, host] of probe) await app.inject({ url: u, headers: host ? { host } : {} });
+  out.afterSecondPass = { ...compiled };
+  console.log(JSON.stringify(out));
+})();
+`;
+
+test('built: route handlers compile their params builder and constraint matcher on first use, once', { skip: fs.existsSync(bundle) ? false : 'needs the built packages (npm run build)' }, () => {
+  const r = spawnSync(process.execPath, ['-e', handlerScript], { cwd: root, env: { ...process.env, NODE_OPTIONS: '' }, encoding: 'utf8', timeout: 60_000 });
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout.trim().split('\n').pop()!);
+  assert.deepEqual(out.answers, {
+    '/api/area7/orders': { params: { name: 'orders' } },
+    '/api/deep/1/2/3/4/5/6': { params: { a: '1', b: '2', c: '3', d: '4', e: '5', f: '6' } },
+    '/api/hosted @a.example': { host: 'a' },
+    '/api/hosted @b.example': { host: 'b' },
+    '/api/hosted @c.example': 404,
+  });
+  // 53 routes and their HEAD twins were added without compiling either function
+  assert.deepEqual(out.beforeRequests, { params: 0, constraints: 0 });
+  // only for the handlers the probes reached (the two parametric routes, the two hosted ones, fastify's
+  // not-found route) and the nodes they matched on, not for the 106 handlers added
+  assert.ok(out.afterFirstPass.params >= 2 && out.afterFirstPass.params <= 6, JSON.stringify(out.afterFirstPass));
+  assert.ok(out.afterFirstPass.constraints >= 1 && out.afterFirstPass.constraints <= 4, JSON.stringify(out.afterFirstPass));
+  assert.deepEqual(out.afterSecondPass, out.afterFirstPass, 'kept: the same requests compile nothing again');
+});
