@@ -96,3 +96,32 @@ test('the Latin-1 output step escapes characters above U+00FF without changing w
   }
   assert.equal(latin1Output.renderChunk('const a = 1;', { type: 'chunk' }), undefined, 'ASCII output is left alone');
 });
+
+test("the built core takes commander from its bundle (dist/vendor/commander.cjs), with commander's exports", { skip: !fs.existsSync(path.join(root, 'core', 'dist', 'vendor', 'commander.cjs')) && 'core is not built' }, () => {
+  // in a process of its own, through the ESM import of core's built index as `basin` runs it
+  const script = `
+    const { runCli } = await import(${JSON.stringify(pathToFileURL(path.join(root, 'core', 'dist', 'index.js')).href)});
+    const shim = await import(${JSON.stringify(pathToFileURL(path.join(root, 'core', 'vendor', 'commander.cjs')).href)});
+    const { createRequire } = await import('node:module');
+    const require = createRequire(import.meta.url);
+    const files = Object.keys(require.cache);
+    const cmd = new shim.Command('x').option('--n <n>', 'a number', '1').exitOverride();
+    cmd.parse(['--n', '7'], { from: 'user' });
+    let unknown = null;
+    try { new shim.Command('y').exitOverride().configureOutput({ writeErr: () => {} }).parse(['--nope'], { from: 'user' }); } catch (e) { unknown = e instanceof shim.CommanderError ? e.code : 'other'; }
+    console.log(JSON.stringify({
+      runCli: typeof runCli,
+      bundle: files.some((f) => f.endsWith(${JSON.stringify(path.join('dist', 'vendor', 'commander.cjs'))})),
+      package: files.some((f) => f.includes(${JSON.stringify(path.join('node_modules', 'commander', 'lib'))})),
+      names: Object.keys(shim).filter((n) => n !== 'default').sort(),
+      n: cmd.opts().n,
+      unknown,
+    }));`;
+  const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } }));
+  assert.equal(out.runCli, 'function');
+  assert.equal(out.bundle, true, "core's import of commander loads the bundle");
+  assert.equal(out.package, false, "and not commander's own files");
+  assert.deepEqual(out.names, ['Argument', 'Command', 'CommanderError', 'Help', 'InvalidArgumentError', 'InvalidOptionArgumentError', 'Option']);
+  assert.equal(out.n, '7');
+  assert.equal(out.unknown, 'commander.unknownOption');
+});
