@@ -1,7 +1,8 @@
 // Build options every package's tsup config spreads in: multi-file dependencies that every server
 // start loads (TypeBox ~250 files, yaml ~70) come from one bundled copy each instead of hundreds of
 // small modules (Node's ESM loader pays per file: `basin start` spent ~100 ms and ~20 MB on them).
-// - the SDK bundles TypeBox into its own output and exports it as '@basin/sdk/typebox' (and /value);
+// - the SDK bundles TypeBox (with its Value module) into one CommonJS file, loaded with a code cache,
+//   and exports it as '@basin/sdk/typebox' (and /value) through sdk/vendor/*.mjs; its own code too;
 // - core re-exports it as '@basin/core/typebox' and bundles yaml, awilix, fastify's parts and
 //   @fastify/http-proxy as CommonJS files (core/tsup.config.ts);
 // - core bundles @duckdb/node-api (~180 modules) the same way, loaded when the warehouse opens;
@@ -42,10 +43,9 @@ export function vendored({ dir = process.cwd(), bundle = [] } = {}) {
   const ascii = (options) => {
     options.charset = 'ascii';
   };
-  if (pkg.name === '@basin/sdk') return { noExternal: ['@sinclair/typebox'], esbuildOptions: ascii, plugins: [latin1Output] };
   const deps = { ...pkg.dependencies, ...pkg.devDependencies };
   const alias =
-    pkg.name === '@basin/core'
+    pkg.name === '@basin/core' || pkg.name === '@basin/sdk'
       ? { '@sinclair/typebox': '@basin/sdk/typebox' }
       : deps['@basin/core']
         ? { '@sinclair/typebox': '@basin/core/typebox', yaml: '@basin/core/yaml', '@fastify/http-proxy': '@basin/core/vendor/http-proxy', '@duckdb/node-api': '@basin/core/vendor/duckdb' }
