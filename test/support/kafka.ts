@@ -81,7 +81,10 @@ export async function startKafka(opts: { heap?: string; tls?: boolean } = {}): P
   );
   const heap = opts.heap ?? '256m';
   const jvm = [`-Xmx${heap}`, '-Xms64m', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', '-Djava.awt.headless=true', '-cp', classpath];
-  const clusterId = crypto.randomBytes(16).toString('base64url');
+  // a base64url id may begin with "-", which the tool's argument parser takes for an option (a CI run
+  // failed on one); Kafka's own Uuid.randomUuid() draws again in that case, and so do we
+  let clusterId = '-';
+  while (clusterId.startsWith('-')) clusterId = crypto.randomBytes(16).toString('base64url');
   const scram = ['SCRAM-SHA-256', 'SCRAM-SHA-512'].flatMap((m) => ['--add-scram', `${m}=[name=${SASL_USER},password=${SASL_PASSWORD}]`]);
   execFileSync('java', [...jvm, 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', props, ...scram], { stdio: 'pipe' });
   const logFile = path.join(dir, 'broker.log');
