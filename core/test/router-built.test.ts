@@ -11,6 +11,13 @@ import { test } from 'node:test';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const bundle = path.join(root, 'core/dist/vendor/http.cjs');
 
+/** runs `source` in a fresh Node (the built bundle, no test-runner conditions) and returns the JSON it printed last */
+function runBuilt(source: string) {
+  const r = spawnSync(process.execPath, ['-e', source], { cwd: root, env: { ...process.env, NODE_OPTIONS: '' }, encoding: 'utf8', timeout: 60_000 });
+  assert.equal(r.status, 0, r.stderr);
+  return JSON.parse(r.stdout.trim().split('\n').pop()!);
+}
+
 const script = `
 const Real = Function;
 let compiled = 0;
@@ -37,9 +44,7 @@ for (const url of urls) app.get(url, async (req) => ({ url, params: req.params }
 `;
 
 test('built: the router matches shared prefixes exactly, compiling each prefix matcher once, on first use', { skip: fs.existsSync(bundle) ? false : 'needs the built packages (npm run build)' }, () => {
-  const r = spawnSync(process.execPath, ['-e', script], { cwd: root, env: { ...process.env, NODE_OPTIONS: '' }, encoding: 'utf8', timeout: 60_000 });
-  assert.equal(r.status, 0, r.stderr);
-  const out = JSON.parse(r.stdout.trim().split('\n').pop()!);
+  const out = runBuilt(script);
   assert.deepEqual(out.answers, {
     '/api/sources': { url: '/api/sources', params: {} },
     '/api/source_types/stats': { url: '/api/source_types/stats', params: {} },
@@ -93,9 +98,7 @@ app.get('/api/hosted', { constraints: { host: 'b.example' } }, async () => ({ ho
 `;
 
 test('built: route handlers compile their params builder and constraint matcher on first use, once', { skip: fs.existsSync(bundle) ? false : 'needs the built packages (npm run build)' }, () => {
-  const r = spawnSync(process.execPath, ['-e', handlerScript], { cwd: root, env: { ...process.env, NODE_OPTIONS: '' }, encoding: 'utf8', timeout: 60_000 });
-  assert.equal(r.status, 0, r.stderr);
-  const out = JSON.parse(r.stdout.trim().split('\n').pop()!);
+  const out = runBuilt(handlerScript);
   assert.deepEqual(out.answers, {
     '/api/area7/orders': { params: { name: 'orders' } },
     '/api/deep/1/2/3/4/5/6': { params: { a: '1', b: '2', c: '3', d: '4', e: '5', f: '6' } },
