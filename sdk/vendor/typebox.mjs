@@ -1,8 +1,9 @@
-// '@basin/sdk/typebox': TypeBox's exports, from the SDK's TypeBox bundle (dist/vendor/typebox.cjs,
-// see src/vendor/typebox-bundle.ts) loaded with its V8 code cache. Every built package imports
-// TypeBox through here (the build aliases '@sinclair/typebox' to '@basin/sdk/typebox'), so there is
-// one copy and one FormatRegistry; run from sources (tsx) they import the package itself. The names
-// are listed (an ES module's exports are static); sdk/test/typebox-bundle.test.ts checks them.
+// '@basin/sdk/typebox': TypeBox's exports, from the SDK's TypeBox bundle
+// (dist/vendor/typebox.cjs, see src/vendor/typebox-bundle.ts) loaded with its V8 code cache. Every
+// built package imports TypeBox through here (the build aliases '@sinclair/typebox' to
+// '@basin/sdk/typebox'), so there is one copy and one FormatRegistry; run from sources (tsx) they
+// import the package itself. The names are listed (an ES module's exports are static);
+// sdk/test/typebox-bundle.test.ts checks them.
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);

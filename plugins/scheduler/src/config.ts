@@ -76,8 +76,9 @@ export function cronExpression(expr: string): string {
 
 // Config validation runs on every start before Basin listens, and the first Intl.DateTimeFormat of a
 // process loads ICU's locale data (~30 ms here). The two checks below answer without it for what
-// configs hold; only a name outside ICU's canonical list (an alias, another spelling, a typo) or the
-// scheduler's planning, which runs after listening, pays it.
+// configs hold; only a name outside ICU's canonical list (an alias, another spelling, a typo) pays it
+// here. The scheduler's planning still loads it before listening, but only when it has no saved next
+// run to use (a project's first start, an edited schedule, a run due while the server was down).
 let canonicalZones: Set<string> | undefined;
 
 /** null when the IANA zone name is known to this Node's ICU, else a message */
