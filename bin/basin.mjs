@@ -1,8 +1,8 @@
-#!/usr/bin/env -S node --max-semi-space-size=2
-// (A long-running, I/O-bound server does not need V8's default 16 MB young generation: 2 MB keeps
-// idle memory about 25 MB lower (4-6 MB less than 4 MB did) for no measurable cost in extra
-// scavenges, also on an allocation-heavy JSON-to-rows loop (docs/performance.md). V8 reads it only at
-// start. --optimize-for-size would save ~9 MB more but slowed that loop by ~10%.)
+#!/usr/bin/env node
+// (No V8 flag here: any flag that V8 counts in its flag hash, such as --max-semi-space-size, makes Node
+// refuse the code cache of its own built-in modules, which it then compiles from source: ~35 ms on a
+// trivial script here, 40-50 ms on `basin start`. The 2 MB young generation this line used to ask for
+// saved ~3 MB of idle RSS once the plugins load lazily (docs/performance.md).)
 // The `basin` command. Runs the built packages (npm run build); BASIN_DEV=1 runs the TypeScript sources.
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import path from 'node:path';
