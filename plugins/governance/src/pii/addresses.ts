@@ -21,15 +21,28 @@ const COMPOUND_ENDINGS = 'gatan|gata|vägen|väg|gränden|gränd|allén|torget|t
 
 const HOUSE_NO = '\\d{1,5}(?:\\s?[a-zA-Z](?![a-zA-Z]))?(?:\\s?(?:bis|ter))?(?:[/-]\\d{1,4})?';
 const WORD = "[\\p{L}\\p{M}'’.-]+";
-const NUMBER_FIRST = new RegExp(`^${HOUSE_NO},?\\s+(?:${WORD}\\s+){0,5}?(?:${NUMBER_FIRST_TYPES})\\.?(?=[\\s,]|$)`, 'iu');
-const FR_NUMBER_FIRST = new RegExp(`^${HOUSE_NO},?\\s+(?:${NUMBER_FIRST_TYPES})\\.?\\s+\\S`, 'iu');
-const NUMBER_AFTER = new RegExp(`(?:^|,\\s*)(?:${NUMBER_AFTER_TYPES})\\.?\\s+(?:${WORD},?\\s+){0,5}?(?:n[º°o]\\.?\\s*)?(?:${HOUSE_NO}|s/n)(?=[\\s,]|$)`, 'iu');
-const NUMBER_FIRST_START_TYPE = new RegExp(`^${HOUSE_NO},?\\s+(?:${NUMBER_AFTER_TYPES})\\.?\\s+\\S`, 'iu');
-/** German and Swedish street types as their own word after the name: `Apenrader Str. 17c`, `Dahlbergs Väg 53` */
-const TYPE_WORD = new RegExp(`(?:^|\\s)(?:str\\.|straße|strasse|weg|gasse|platz|allee|ring|damm|ufer|väg|vägen|gata|gatan|gränd|torg)\\s+${HOUSE_NO}(?=[\\s,]|$)`, 'iu');
+/**
+ * The street patterns, made on first use: the RegExp constructor parses a case-folded Unicode
+ * pattern at once, and these six took 2-3 ms of every `basin start` and sync (issue 19), which load
+ * this module long before any value is scanned.
+ */
+let streetPatterns: RegExp[] | null = null;
+const makeStreetPatterns = (): RegExp[] => [
+  // number first, the type after the name (`12 Baker Street`)
+  new RegExp(`^${HOUSE_NO},?\\s+(?:${WORD}\\s+){0,5}?(?:${NUMBER_FIRST_TYPES})\\.?(?=[\\s,]|$)`, 'iu'),
+  // French: the type before the name, number first (`21 Impasse de Vaugirard`)
+  new RegExp(`^${HOUSE_NO},?\\s+(?:${NUMBER_FIRST_TYPES})\\.?\\s+\\S`, 'iu'),
+  // the type first, the number after the name (`Calle Mayor 5`, `Rua Augusta, 12`)
+  new RegExp(`(?:^|,\\s*)(?:${NUMBER_AFTER_TYPES})\\.?\\s+(?:${WORD},?\\s+){0,5}?(?:n[º°o]\\.?\\s*)?(?:${HOUSE_NO}|s/n)(?=[\\s,]|$)`, 'iu'),
+  // German and Dutch compounds: Hauptstraße 5, Liebeltweg 12
+  new RegExp(`(?:^|\\s|,)\\p{L}[\\p{L}\\p{M}-]*(?:${COMPOUND_ENDINGS})\\s+${HOUSE_NO}(?=[\\s,]|$)`, 'iu'),
+  // number first, then one of those types (`5 Calle Mayor`)
+  new RegExp(`^${HOUSE_NO},?\\s+(?:${NUMBER_AFTER_TYPES})\\.?\\s+\\S`, 'iu'),
+  // German and Swedish street types as their own word after the name: `Apenrader Str. 17c`, `Dahlbergs Väg 53`
+  new RegExp(`(?:^|\\s)(?:str\\.|straße|strasse|weg|gasse|platz|allee|ring|damm|ufer|väg|vägen|gata|gatan|gränd|torg)\\s+${HOUSE_NO}(?=[\\s,]|$)`, 'iu'),
+];
 /** a number followed by a flat, floor or lot: `Apt. 337`, `3º Izda.`, `Lote 19`, `2 étage` */
 const UNIT = /\d+[a-z]?,?\s+(?:apt\.?|apartment|suite|unit|flat|lote|quadra|bloco|andar|étage|etage|og|zimmer|piso|puerta|bajo|izda\.?|dcha\.?)\s+\S|\d+\s?º\s*(?:izda|dcha|[A-H])\b/iu;
-const COMPOUND = new RegExp(`(?:^|\\s|,)\\p{L}[\\p{L}\\p{M}-]*(?:${COMPOUND_ENDINGS})\\s+${HOUSE_NO}(?=[\\s,]|$)`, 'iu');
 /** Japanese addresses: prefecture, city/ward, chōme/ban/gō blocks */
 const JAPANESE = /(\d+丁目|\d+番地?|\d+号(?!室)|[都道府県].{0,8}[市区町村郡]|[市区町村].{0,8}\d+[-−－]\d+)/u;
 
@@ -45,7 +58,7 @@ export function addressScore(raw: string): number {
   // every pattern below needs a space, a comma or º (`customer_7919`, `2024-01-01` have none): ids and
   // codes stop here, before V8 compiles the large case-folded alternations (20-40 ms on first use)
   if (!/[\s,º]/u.test(v)) return 0;
-  if (NUMBER_FIRST.test(v) || FR_NUMBER_FIRST.test(v) || NUMBER_AFTER.test(v) || COMPOUND.test(v) || NUMBER_FIRST_START_TYPE.test(v) || TYPE_WORD.test(v)) return 1;
+  if ((streetPatterns ??= makeStreetPatterns()).some((re) => re.test(v))) return 1;
   if (UNIT.test(v)) return 0.8;
   // "00180 Motril", "Northeim, 67837": a postal code beside a place name, with a comma or at the start
   const parts = v.split(',').map((p) => p.trim());
