@@ -109,10 +109,10 @@ export default defineConfig([
       options.alias = { ...options.alias, ...Object.fromEntries([...http, '@fastify/http-proxy'].map((n) => [n, shim(n)])), '@duckdb/node-api': '@basin/core/vendor/duckdb', commander: '@basin/core/vendor/commander' };
     },
   },
-  // yaml and awilix as one CommonJS file each: required synchronously on first use (lazy-deps.ts)
+  // yaml, awilix and dotenv as one CommonJS file each: required synchronously on first use (lazy-deps.ts)
   // (minified: V8 keeps a module's source in memory for as long as its functions may be compiled; the
   // source maps beside them map stack traces back)
-  { entry: { 'vendor/yaml': 'src/vendor/yaml.ts', 'vendor/awilix': 'src/vendor/awilix.ts' }, format: ['cjs'], target: 'node20', clean: false, sourcemap: true, minify: true, noExternal: ['yaml', 'awilix'], esbuildOptions: base.esbuildOptions },
+  { entry: { 'vendor/yaml': 'src/vendor/yaml.ts', 'vendor/awilix': 'src/vendor/awilix.ts', 'vendor/dotenv': 'src/vendor/dotenv.ts' }, format: ['cjs'], target: 'node20', clean: false, sourcemap: true, minify: true, noExternal: ['yaml', 'awilix', 'dotenv'], esbuildOptions: base.esbuildOptions },
   // commander the same way, for every CLI command: loaded at once with its code cache (vendor/commander.cjs)
   { entry: { 'vendor/commander': 'src/vendor/commander.ts' }, format: ['cjs'], target: 'node20', clean: false, sourcemap: true, minify: true, noExternal: ['commander'], esbuildOptions: base.esbuildOptions },
   // @duckdb/node-api as one CommonJS file (~180 modules otherwise), loaded when the warehouse opens;

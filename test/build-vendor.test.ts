@@ -45,6 +45,23 @@ test("core/vendor/yaml.cjs loads yaml's bundle when an export is first read, and
   assert.deepEqual([...out.names].sort(), Object.keys(require('yaml') as object).sort());
 });
 
+test("core/vendor/dotenv.cjs gives the plugins dotenv's parse from its bundle, loaded on first use, by require and by ES import", { skip: !fs.existsSync(path.join(root, 'core', 'dist', 'vendor', 'dotenv.cjs')) && 'core is not built' }, async () => {
+  const shimFile = path.join(root, 'core', 'vendor', 'dotenv.cjs');
+  const script = `
+    const shim = require(${JSON.stringify(shimFile)});
+    const loaded = () => Object.keys(require.cache).some((f) => f.endsWith(${JSON.stringify(path.join('dist', 'vendor', 'dotenv.cjs'))}));
+    const before = loaded();
+    const value = shim.parse('A=1\\nexport B="two words" # note\\nC=');
+    console.log(JSON.stringify({ before, after: loaded(), real: Object.keys(require.cache).some((f) => f.includes('node_modules/dotenv/')), value }));`;
+  const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } })) as { before: boolean; after: boolean; real: boolean; value: unknown };
+  assert.deepEqual(out, { before: false, after: true, real: false, value: { A: '1', B: 'two words', C: '' } });
+  // the plugins' built code: `import dotenv from '@basin/core/dotenv'` (default) or a named import
+  const esm = (await import(shimFile)) as { default: { parse: (s: string) => unknown }; parse: (s: string) => unknown };
+  assert.deepEqual(esm.default.parse('X=1'), { X: '1' });
+  assert.deepEqual(esm.parse('X=2'), { X: '2' });
+  assert.deepEqual(esm.parse('A=1\nB=2'), (require('dotenv') as { parse: (s: string) => unknown }).parse('A=1\nB=2'));
+});
+
 test("core/vendor/duckdb.cjs lists every export of @duckdb/node-api (Node's ESM import reads the names there)", () => {
   const shim = fs.readFileSync(path.join(root, 'core', 'vendor', 'duckdb.cjs'), 'utf8');
   const listed = /0 && \(module\.exports = \{([^}]*)\}\)/.exec(shim)?.[1]?.split(',').map((s) => s.trim()).filter(Boolean) ?? [];

@@ -3,11 +3,11 @@
 // small modules (Node's ESM loader pays per file: `basin start` spent ~100 ms and ~20 MB on them).
 // - the SDK bundles TypeBox (with its Value module) into one CommonJS file, loaded with a code cache,
 //   and exports it as '@basin/sdk/typebox' (and /value) through sdk/vendor/*.mjs; its own code too;
-// - core re-exports it as '@basin/core/typebox' and bundles yaml, awilix, fastify's parts and
+// - core re-exports it as '@basin/core/typebox' and bundles yaml, awilix, dotenv, fastify's parts and
 //   @fastify/http-proxy as CommonJS files (core/tsup.config.ts);
 // - core bundles @duckdb/node-api (~180 modules) the same way, loaded when the warehouse opens;
-// - every other package's imports of '@sinclair/typebox', 'yaml', '@fastify/http-proxy' and
-//   '@duckdb/node-api' are aliased to those at build
+// - every other package's imports of '@sinclair/typebox', 'yaml', 'dotenv', '@fastify/http-proxy'
+//   and '@duckdb/node-api' are aliased to those at build
 //   time, so one copy of each is loaded (one TypeBox FormatRegistry, as before).
 // Run from sources (BASIN_DEV=1, tsx, tests) every import still names the real package.
 import fs from 'node:fs';
@@ -48,7 +48,7 @@ export function vendored({ dir = process.cwd(), bundle = [] } = {}) {
     pkg.name === '@basin/core' || pkg.name === '@basin/sdk'
       ? { '@sinclair/typebox': '@basin/sdk/typebox' }
       : deps['@basin/core']
-        ? { '@sinclair/typebox': '@basin/core/typebox', yaml: '@basin/core/yaml', '@fastify/http-proxy': '@basin/core/vendor/http-proxy', '@duckdb/node-api': '@basin/core/vendor/duckdb' }
+        ? { '@sinclair/typebox': '@basin/core/typebox', yaml: '@basin/core/yaml', dotenv: '@basin/core/dotenv', '@fastify/http-proxy': '@basin/core/vendor/http-proxy', '@duckdb/node-api': '@basin/core/vendor/duckdb' }
         : deps['@basin/sdk']
           ? { '@sinclair/typebox': '@basin/sdk/typebox' }
           : {};

@@ -3,8 +3,7 @@ import path from 'node:path';
 import { Type, type TSchema } from '@sinclair/typebox';
 import { yaml } from '../lazy-deps.js';
 import type { TomlError } from 'smol-toml';
-import { smolToml } from '../lazy-deps.js';
-import dotenv from 'dotenv';
+import { dotenv, smolToml } from '../lazy-deps.js';
 import type { ConfigFileSpec, ConfigIssue, ConfigSectionSpec, ValidateContext } from './types.js';
 import { locateYaml } from './locate.js';
 import { keepYamlValue, keptYamlValue } from './yaml-values.js';
@@ -100,7 +99,7 @@ function readParsed(abs: string, rel: string, spec: Pick<ConfigFileSpec, 'format
       return null;
     }
   }
-  if (spec.format === 'env') return { raw: dotenv.parse(text), locate: none };
+  if (spec.format === 'env') return { raw: dotenv().parse(text), locate: none };
   return { raw: true, locate: none };
 }
 

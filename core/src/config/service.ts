@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import dotenv from 'dotenv';
+import { dotenv } from '../lazy-deps.js';
 import { isSealed, openEnvValue } from './env-seal.js';
 import type { ConfigIssue } from './types.js';
 import type { LoadedFile } from './loader.js';
@@ -98,7 +98,7 @@ export class BasinConfig {
     if (stamp !== this.envStamp) {
       this.envStamp = stamp;
       try {
-        this.envValues = stamp === 'absent' ? {} : dotenv.parse(fs.readFileSync(file));
+        this.envValues = stamp === 'absent' ? {} : dotenv().parse(fs.readFileSync(file));
       } catch {
         this.envValues = (f.value as Record<string, string> | undefined) ?? {};
       }
