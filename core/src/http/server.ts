@@ -4,12 +4,12 @@ import { createRequire } from 'node:module';
 import Fastify, { type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import { REDACT_PATHS } from '../logger.js';
 import { loggerRedaction } from '../log-redaction.js';
 import { clientErrorHandler, installErrorHandling, MethodIndex } from './errors.js';
 import { routeResponses } from './openapi-responses.js';
 import { guard } from './guard.js';
+import { registerDocsPages } from './docs-pages.js';
 import { strictBodyValidatorBuilder } from './validators.js';
 import { installSlowBodyGuard, type BodyRateOptions } from './slow-body-guard.js';
 import type { RouteDocs, RouteTable } from './routes.js';
@@ -81,7 +81,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   return app;
 }
 
-/** The OpenAPI document (every route added after this is in it) and its pages: /api/docs, /api/redoc. */
+/** The OpenAPI document (every route added after this is in it) and its pages: /api/docs (docs-pages.ts), /api/redoc. */
 export async function registerDocs(app: FastifyInstance, opts: Pick<ServerOptions, 'title' | 'version'>): Promise<void> {
   await app.register(swagger, {
     openapi: {
@@ -108,11 +108,8 @@ export async function registerDocs(app: FastifyInstance, opts: Pick<ServerOption
       return { schema: s as typeof schema, url };
     },
   });
-  // its static files and logo named by path (its defaults are relative to its own module, which the
-  // build bundles: src/vendor/http.ts)
-  const uiStatic = path.join(path.dirname(require.resolve('@fastify/swagger-ui/package.json')), 'static');
-  const logo = { type: 'image/svg+xml', content: fs.readFileSync(path.join(uiStatic, 'logo.svg')) };
-  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true, uiConfig: { deepLinking: true }, baseDir: uiStatic, logo });
+  // the pages under /api/docs: made on their first request (docs-pages.ts)
+  registerDocsPages(app);
 
   const redocBundle = require.resolve('redoc/bundles/redoc.standalone.js');
   app.get('/api/redoc', { config: { permission: 'public', owner: 'core' }, schema: { hide: true } }, async (_req, reply) => {
