@@ -87,7 +87,7 @@ const cliCpu = { node: [], version: [], help: [], status: [] };
 for (let i = 0; i < runs; i++) {
   const port = 18900 + i;
   base.push(await measure([baselineFile], `http://127.0.0.1:${port}/api/status`, { PORT: String(port) }));
-  // the `basin` executable as users run it (its shebang sets the node flags)
+  // the `basin` executable as users run it (by its shebang)
   basin.push(await measure(['start', '--project', proj, '--port', String(port + 50), '--log-level', 'warn'], `http://127.0.0.1:${port + 50}/api/auth/me`, {}, path.join(root, 'bin', 'basin.mjs'), () => {
     // while the server runs: the CLI figures
     const bin = path.join(root, 'bin', 'basin.mjs');

@@ -7,9 +7,9 @@
 // ~/.cache/basin; never in the shared temp dir, since a cache is code. The file name carries a hash
 // of the bundle's text: V8 itself checks only the source's length, so an edited bundle of the same
 // length would otherwise run the old code. V8 refuses a cache made under other flags (and another V8
-// version) and it is then made again, so the name also carries the process's Node flags: `basin` (its
-// shebang's flags), the test runner and a profiling run each keep their own instead of replacing one
-// another's at every switch (a rejected cache cost ~100 ms of a start).
+// version) and it is then made again, so the name also carries the process's Node flags: `basin` (no
+// flags), the test runner and a profiling run each keep their own instead of replacing one another's
+// at every switch (a rejected cache cost ~100 ms of a start).
 // BASIN_CODE_CACHE=0 turns it off.
 // A bundle loaded here must not call import(): V8 gives a script compiled through node:vm no loader
 // for it once its code comes from a cache (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING), and Node 20's
