@@ -114,3 +114,50 @@ test('built: route handlers compile their params builder and constraint matcher 
   assert.ok(out.afterFirstPass.constraints >= 1 && out.afterFirstPass.constraints <= 4, JSON.stringify(out.afterFirstPass));
   assert.deepEqual(out.afterSecondPass, out.afterFirstPass, 'kept: the same requests compile nothing again');
 });
+
+// Routes added one after another share one avvio `after` in the built bundle (core/tsup.config.ts):
+// what a route reads when its settings are applied is what it read with an `after` of its own.
+test('the built fastify queues one avvio after for consecutive routes, and each route keeps its scope\'s settings, hooks and order', () => {
+  const out = runBuilt(`
+const { fastify } = require(${JSON.stringify(bundle)});
+const app = fastify({ exposeHeadRoutes: false });
+let afters = 0;
+const after = app.after;
+app.after = function (fn) { if (typeof fn === 'function') afters++; return after.apply(this, arguments); };
+const seen = [];
+app.addHook('onRequest', async (req) => { seen.push('root:' + req.url); });
+for (let i = 0; i < 200; i++) app.get('/r' + i, async () => ({ i }));
+// set after the routes in the same scope: those routes still use them, as fastify documents
+app.setErrorHandler((err, req, reply) => reply.code(599).send({ handler: 'root' }));
+app.addHook('preHandler', async (req) => { seen.push('pre:' + req.url); });
+app.get('/boom', async () => { throw new Error('x'); });
+app.register(async (child) => {
+  child.addHook('onRequest', async (req) => { seen.push('child:' + req.url); });
+  child.get('/child', async () => 'c');
+  child.setErrorHandler((err, req, reply) => reply.code(598).send({ handler: 'child' }));
+  child.get('/child/boom', async () => { throw new Error('y'); });
+}, { prefix: '/c' });
+// a route added after a plugin was registered waits behind it, as before
+app.get('/later', async () => { throw new Error('z'); });
+(async () => {
+  await app.ready();
+  const r = async (u) => { const x = await app.inject(u); return [x.statusCode, x.json()]; };
+  const answers = { r7: await r('/r7'), r199: await r('/r199'), boom: await r('/boom'), child: (await app.inject('/c/child')).body, childBoom: await r('/c/child/boom'), later: await r('/later') };
+  console.log(JSON.stringify({ afters, answers, seen }));
+})();
+`);
+  assert.deepEqual(out.answers, {
+    r7: [200, { i: 7 }],
+    r199: [200, { i: 199 }],
+    boom: [599, { handler: 'root' }],
+    child: 'c',
+    childBoom: [598, { handler: 'child' }],
+    later: [599, { handler: 'root' }],
+  });
+  // root hooks, the later preHandler included, and the child's own hook, in fastify's order
+  assert.deepEqual(out.seen.slice(0, 4), ['root:/r7', 'pre:/r7', 'root:/r199', 'pre:/r199']);
+  assert.ok(out.seen.includes('child:/c/child'));
+  // 204 routes: a handful of afters (a run of consecutive routes each, and fastify's own for hooks)
+  // instead of one per route
+  assert.ok(out.afters <= 10, `${out.afters} afters`);
+});
