@@ -9,88 +9,99 @@ const base = vendored();
 const http = ['fastify', '@fastify/cookie', '@fastify/swagger', '@fastify/swagger-ui', '@fastify/ajv-compiler', 'find-my-way'];
 const shim = (name: string) => `@basin/core/vendor/${name.replace(/^@fastify\//, '')}`;
 
+/**
+ * An esbuild plugin that rewrites one file of a dependency as the bundle is built: `patch` gets its
+ * text. When `expected` no longer holds (a release changed the lines the patch relies on) the build
+ * fails, saying what the file `noLonger` does.
+ */
+function patchDependency(name: string, filter: RegExp, noLonger: string, expected: (text: string) => boolean, patch: (text: string) => string): Plugin {
+  return {
+    name,
+    setup(build) {
+      build.onLoad({ filter }, (args) => {
+        const text = fs.readFileSync(args.path, 'utf8');
+        if (!expected(text)) throw new Error(`${args.path} no longer ${noLonger} as core/tsup.config.ts expects; update the plugin`);
+        return { contents: patch(text), loader: 'js' };
+      });
+    },
+  };
+}
+
 // fastify's server module requires node:https and node:http2 when it loads, for servers Basin never makes
 // (it serves plain HTTP/1.1): they cost ~4 ms and ~1.5 MB at every start. In the bundle they are required
 // when fastify would create such a server. A fastify release that changes these lines fails the build.
-const lazyServerModules: Plugin = {
-  name: 'fastify-lazy-https-http2',
-  setup(build) {
-    build.onLoad({ filter: /[\\/]fastify[\\/]lib[\\/]server\.js$/ }, (args) => {
-      const text = fs.readFileSync(args.path, 'utf8');
-      const eager = "const https = require('node:https')\nconst http2 = require('node:http2')\n";
-      if (!text.includes(eager)) throw new Error(`${args.path} no longer requires node:https and node:http2 as core/tsup.config.ts expects; update the plugin`);
-      const lazy =
-        "const https = { createServer: (...a) => require('node:https').createServer(...a) }\n" +
-        "const http2 = { createServer: (...a) => require('node:http2').createServer(...a), createSecureServer: (...a) => require('node:http2').createSecureServer(...a) }\n";
-      return { contents: text.replace(eager, lazy), loader: 'js' };
-    });
-  },
-};
+const eagerServerModules = "const https = require('node:https')\nconst http2 = require('node:http2')\n";
+const lazyServerModules = patchDependency(
+  'fastify-lazy-https-http2',
+  /[\\/]fastify[\\/]lib[\\/]server\.js$/,
+  'requires node:https and node:http2',
+  (text) => text.includes(eagerServerModules),
+  (text) =>
+    text.replace(
+      eagerServerModules,
+      "const https = { createServer: (...a) => require('node:https').createServer(...a) }\n" +
+        "const http2 = { createServer: (...a) => require('node:http2').createServer(...a), createSecureServer: (...a) => require('node:http2').createSecureServer(...a) }\n",
+    ),
+);
 
 // find-my-way compiles a `new Function` for every static node's prefix as the route tree grows (and
 // again for each node a later route splits): ~300 of them for Basin's ~230 routes, ~17 ms of every
 // start, though most prefixes are never looked up before the server is listening. In the bundle each
 // node compiles its matcher on its first lookup, the same function, and keeps it. A find-my-way release
 // that changes these lines fails the build.
-const lazyPrefixMatchers: Plugin = {
-  name: 'find-my-way-lazy-prefix-matchers',
-  setup(build) {
-    build.onLoad({ filter: /[\\/]find-my-way[\\/]lib[\\/]node\.js$/ }, (args) => {
-      const text = fs.readFileSync(args.path, 'utf8');
-      const eager =
-        "  const lines = []\n  for (let i = 1; i < prefix.length; i++) {\n    const charCode = prefix.charCodeAt(i)\n    lines.push(`path.charCodeAt(i + ${i}) === ${charCode}`)\n  }\n  return new Function('path', 'i', `'use strict'\\nreturn ${lines.join(' && ')}`) // eslint-disable-line\n";
-      if (!text.includes(eager) || !text.includes('staticChild.matchPrefix(path, pathIndex)')) {
-        throw new Error(`${args.path} no longer compiles prefix matchers as core/tsup.config.ts expects; update the plugin`);
-      }
-      const lazy =
-        '  return function matchPrefixOnFirstUse (path, i) {\n' +
+const eagerPrefixMatcher =
+  "  const lines = []\n  for (let i = 1; i < prefix.length; i++) {\n    const charCode = prefix.charCodeAt(i)\n    lines.push(`path.charCodeAt(i + ${i}) === ${charCode}`)\n  }\n  return new Function('path', 'i', `'use strict'\\nreturn ${lines.join(' && ')}`) // eslint-disable-line\n";
+const lazyPrefixMatchers = patchDependency(
+  'find-my-way-lazy-prefix-matchers',
+  /[\\/]find-my-way[\\/]lib[\\/]node\.js$/,
+  'compiles prefix matchers',
+  (text) => text.includes(eagerPrefixMatcher) && text.includes('staticChild.matchPrefix(path, pathIndex)'),
+  (text) =>
+    text.replace(
+      eagerPrefixMatcher,
+      '  return function matchPrefixOnFirstUse (path, i) {\n' +
         '    const lines = []\n' +
         '    for (let j = 1; j < prefix.length; j++) lines.push(`path.charCodeAt(i + ${j}) === ${prefix.charCodeAt(j)}`)\n' +
         "    const compiled = new Function('path', 'i', `'use strict'\\nreturn ${lines.join(' && ')}`) // eslint-disable-line\n" +
         '    if (this.matchPrefix === matchPrefixOnFirstUse) this.matchPrefix = compiled\n' +
         '    return compiled(path, i)\n' +
-        '  }\n';
-      return { contents: text.replace(eager, lazy), loader: 'js' };
-    });
-  },
-};
+        '  }\n',
+    ),
+);
 
 // find-my-way also compiles two `new Function`s per route handler as it is added: one that builds the
 // params object and one that matches constraints (Basin sets none, so it never runs). With fastify's
 // HEAD routes that is ~900 compilations, ~10 ms of every start. In the bundle each compiles on its first
 // use, the same functions, kept once compiled. A find-my-way release that changes these lines fails the
 // build.
-const lazyHandlerFunctions: Plugin = {
-  name: 'find-my-way-lazy-handler-functions',
-  setup(build) {
-    build.onLoad({ filter: /[\\/]find-my-way[\\/]lib[\\/]handler-storage\.js$/ }, (args) => {
-      const text = fs.readFileSync(args.path, 'utf8');
-      const eagerParams = '      _createParamsObject: this._compileCreateParamsObject(params)\n';
-      const eagerConstraints = '    if (!isMergedTree) {\n      this._compileGetHandlerMatchingConstraints(constrainer, constraints)\n    }\n';
-      const classLine = 'class HandlerStorage {\n';
-      if (![eagerParams, eagerConstraints, classLine, 'return this._getHandlerMatchingConstraints(derivedConstraints)'].every((t) => text.includes(t))) {
-        throw new Error(`${args.path} no longer compiles its handler functions as core/tsup.config.ts expects; update the plugin`);
-      }
-      const lazyParams = '      _createParamsObject: createParamsObjectOnFirstUse(this, params)\n';
-      const lazyConstraints =
-        '    if (!isMergedTree) {\n' +
-        '      this._getHandlerMatchingConstraints = function matchConstraintsOnFirstUse (derivedConstraints) {\n' +
-        '        this._compileGetHandlerMatchingConstraints(constrainer, constraints)\n' +
-        '        return this._getHandlerMatchingConstraints(derivedConstraints)\n' +
-        '      }\n' +
-        '    }\n';
-      const helper =
-        'function createParamsObjectOnFirstUse (storage, params) {\n' +
-        '  return function createParamsObject (param0, param1, param2, param3, extraParams) {\n' +
-        '    const compiled = storage._compileCreateParamsObject(params)\n' +
-        '    if (this._createParamsObject === createParamsObject) this._createParamsObject = compiled\n' +
-        '    return compiled(param0, param1, param2, param3, extraParams)\n' +
-        '  }\n' +
-        '}\n\n';
-      return { contents: text.replace(eagerParams, lazyParams).replace(eagerConstraints, lazyConstraints).replace(classLine, helper + classLine), loader: 'js' };
-    });
+const eagerParams = '      _createParamsObject: this._compileCreateParamsObject(params)\n';
+const eagerConstraints = '    if (!isMergedTree) {\n      this._compileGetHandlerMatchingConstraints(constrainer, constraints)\n    }\n';
+const handlerStorageClass = 'class HandlerStorage {\n';
+const lazyHandlerFunctions = patchDependency(
+  'find-my-way-lazy-handler-functions',
+  /[\\/]find-my-way[\\/]lib[\\/]handler-storage\.js$/,
+  'compiles its handler functions',
+  (text) => [eagerParams, eagerConstraints, handlerStorageClass, 'return this._getHandlerMatchingConstraints(derivedConstraints)'].every((t) => text.includes(t)),
+  (text) => {
+    const lazyParams = '      _createParamsObject: createParamsObjectOnFirstUse(this, params)\n';
+    const lazyConstraints =
+      '    if (!isMergedTree) {\n' +
+      '      this._getHandlerMatchingConstraints = function matchConstraintsOnFirstUse (derivedConstraints) {\n' +
+      '        this._compileGetHandlerMatchingConstraints(constrainer, constraints)\n' +
+      '        return this._getHandlerMatchingConstraints(derivedConstraints)\n' +
+      '      }\n' +
+      '    }\n';
+    const helper =
+      'function createParamsObjectOnFirstUse (storage, params) {\n' +
+      '  return function createParamsObject (param0, param1, param2, param3, extraParams) {\n' +
+      '    const compiled = storage._compileCreateParamsObject(params)\n' +
+      '    if (this._createParamsObject === createParamsObject) this._createParamsObject = compiled\n' +
+      '    return compiled(param0, param1, param2, param3, extraParams)\n' +
+      '  }\n' +
+      '}\n\n';
+    return text.replace(eagerParams, lazyParams).replace(eagerConstraints, lazyConstraints).replace(handlerStorageClass, helper + handlerStorageClass);
   },
-};
+);
 
 // fastify adds every route's settings through an avvio `after` of its own: ~460 queue entries, each an
 // avvio plugin with a queue of its own, loaded one after another (an avvio microbench of 460 routes:
@@ -98,45 +109,42 @@ const lazyHandlerFunctions: Plugin = {
 // else queued between them, share one `after` that runs their callbacks in the same order, at the
 // place the first one's would have run. The next would have run right behind it, so each callback sees
 // what it saw before. A fastify release that changes these lines fails the build.
-const sharedRouteAfters: Plugin = {
-  name: 'fastify-shared-route-afters',
-  setup(build) {
-    build.onLoad({ filter: /[\\/]fastify[\\/]lib[\\/]route\.js$/ }, (args) => {
-      const text = fs.readFileSync(args.path, 'utf8');
-      const eager = '      this.after((notHandledErr, done) => {\n        // Send context async\n';
-      if (text.split(eager).length !== 2 || !text.includes('        done(notHandledErr)\n      })\n') || !text.includes('      avvio = fastifyArgs.avvio\n')) {
-        throw new Error(`${args.path} no longer adds a route's settings in one avvio after as core/tsup.config.ts expects; update the plugin`);
-      }
-      const shared = '      afterRouteAdded(this, avvio, (notHandledErr, done) => {\n        // Send context async\n';
-      const helper =
-        '\n// Basin (core/tsup.config.ts): one avvio `after` for routes added one after another\n' +
-        "const kRouteAfters = Symbol('basin.routeAfters')\n" +
-        'function lastQueued (plugin) {\n' +
-        '  const queued = plugin.queue.getQueue()\n' +
-        '  return queued[queued.length - 1]\n' +
-        '}\n' +
-        'function afterRouteAdded (instance, avvio, fn) {\n' +
-        '  const current = avvio._current[0]\n' +
-        '  const open = current[kRouteAfters]\n' +
-        '  // still waiting in the queue, as its last entry: this callback would have been queued right behind it\n' +
-        '  if (open && !open.started && lastQueued(current) === open.entry) {\n' +
-        '    open.fns.push(fn)\n' +
-        '    return\n' +
-        '  }\n' +
-        '  const batch = { fns: [fn], started: false, entry: null }\n' +
-        '  instance.after((notHandledErr, done) => {\n' +
-        '    batch.started = true\n' +
-        '    let err = notHandledErr\n' +
-        '    for (const f of batch.fns) f(err, (e) => { err = e })\n' +
-        '    done(err)\n' +
-        '  })\n' +
-        '  batch.entry = lastQueued(current)\n' +
-        '  current[kRouteAfters] = batch\n' +
-        '}\n';
-      return { contents: text.replace(eager, shared) + helper, loader: 'js' };
-    });
+const eagerRouteAfter = '      this.after((notHandledErr, done) => {\n        // Send context async\n';
+const sharedRouteAfters = patchDependency(
+  'fastify-shared-route-afters',
+  /[\\/]fastify[\\/]lib[\\/]route\.js$/,
+  "adds a route's settings in one avvio after",
+  (text) => text.split(eagerRouteAfter).length === 2 && text.includes('        done(notHandledErr)\n      })\n') && text.includes('      avvio = fastifyArgs.avvio\n'),
+  (text) => {
+    const shared = '      afterRouteAdded(this, avvio, (notHandledErr, done) => {\n        // Send context async\n';
+    const helper =
+      '\n// Basin (core/tsup.config.ts): one avvio `after` for routes added one after another\n' +
+      "const kRouteAfters = Symbol('basin.routeAfters')\n" +
+      'function lastQueued (plugin) {\n' +
+      '  const queued = plugin.queue.getQueue()\n' +
+      '  return queued[queued.length - 1]\n' +
+      '}\n' +
+      'function afterRouteAdded (instance, avvio, fn) {\n' +
+      '  const current = avvio._current[0]\n' +
+      '  const open = current[kRouteAfters]\n' +
+      '  // still waiting in the queue, as its last entry: this callback would have been queued right behind it\n' +
+      '  if (open && !open.started && lastQueued(current) === open.entry) {\n' +
+      '    open.fns.push(fn)\n' +
+      '    return\n' +
+      '  }\n' +
+      '  const batch = { fns: [fn], started: false, entry: null }\n' +
+      '  instance.after((notHandledErr, done) => {\n' +
+      '    batch.started = true\n' +
+      '    let err = notHandledErr\n' +
+      '    for (const f of batch.fns) f(err, (e) => { err = e })\n' +
+      '    done(err)\n' +
+      '  })\n' +
+      '  batch.entry = lastQueued(current)\n' +
+      '  current[kRouteAfters] = batch\n' +
+      '}\n';
+    return text.replace(eagerRouteAfter, shared) + helper;
   },
-};
+);
 
 export default defineConfig([
   {
