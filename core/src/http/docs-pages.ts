@@ -6,7 +6,7 @@ import swaggerUi from '@fastify/swagger-ui';
 
 const require = createRequire(import.meta.url);
 
-export const DOCS_PREFIX = '/api/docs';
+const DOCS_PREFIX = '/api/docs';
 /** the documentation app's answer to a path it has no page for: the server answers with its own 404 */
 const NOT_FOUND = 'x-basin-docs-not-found';
 /** headers of the documentation app's answer that the server's reply sets itself */

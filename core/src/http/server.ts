@@ -55,17 +55,11 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   installErrorHandling(app, methods);
   installSlowBodyGuard(app, opts.bodyRate);
 
-  // Every route must declare its access; core's own documentation routes are public.
+  // Every route must declare its access (core's documentation routes declare theirs: docs-pages.ts).
   app.addHook('onRoute', (route) => {
     const url = route.url ?? route.path;
-    const cfg = (route.config ?? {}) as Record<string, unknown>;
-    if (!cfg.permission) {
-      if (url.startsWith('/api/docs')) {
-        route.config = { ...cfg, permission: 'public', owner: 'core' };
-        route.schema = { ...(route.schema ?? {}), hide: true } as typeof route.schema;
-      } else {
-        throw new Error(`Route ${String(route.method)} ${url} declares no permission; every route must declare 'public', 'auth' or a permission.`);
-      }
+    if (!(route.config as Record<string, unknown> | undefined)?.permission) {
+      throw new Error(`Route ${String(route.method)} ${url} declares no permission; every route must declare 'public', 'auth' or a permission.`);
     }
     const final = route.config as Record<string, unknown>;
     for (const m of [route.method].flat()) {
