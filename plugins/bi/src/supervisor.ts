@@ -74,6 +74,11 @@ export class SupersetSupervisor {
     return { ...this.status, last_output: this.status.state === 'failed' ? this.output.slice(-20) : [] };
   }
 
+  /** Superset's last `lines` output lines, whatever its state (what went wrong in a chart request, say) */
+  recentOutput(lines: number): string[] {
+    return this.output.slice(-lines);
+  }
+
   /** Superset is about to be started (`basin start` launches it a moment after listening): `starting` until then */
   announceStart(): void {
     if (this.status.state === 'stopped') this.status = { ...this.status, state: 'starting' };

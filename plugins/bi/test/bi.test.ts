@@ -203,8 +203,7 @@ async function dashboardShows(page: Page, trouble: PageTrouble, expected: Expect
         const holder = page.locator(`[data-test-chart-name="${chart}"]`);
         shows.push(`${chart}: ${(await holder.count()) ? (await holder.first().innerText()).slice(0, 300) : '(no such chart on the page)'}`);
       }
-      // diagnostics only: the supervisor keeps Superset's last 200 output lines
-      const log = (supervisor() as unknown as { output: string[] }).output.slice(-15);
+      const log = supervisor().recentOutput(15);
       assert.fail(
         `${(e as Error).message.split('\n')[0]} (waiting for "${waiting}")\ncharts show: ${shows.join(' || ')}\nfailed requests: ${trouble.failed.join(' | ')}\npage errors: ${trouble.errors.join(' | ')}\nSuperset's last lines:\n${log.join('\n')}`,
       );
