@@ -71,7 +71,7 @@ export class SupersetSupervisor {
   }
 
   get current(): SupersetStatus {
-    return { ...this.status, last_output: this.status.state === 'failed' ? this.output.slice(-20) : [] };
+    return { ...this.status, last_output: this.status.state === 'failed' ? this.recentOutput(20) : [] };
   }
 
   /** Superset's last `lines` output lines, whatever its state (what went wrong in a chart request, say) */

@@ -175,11 +175,13 @@ function watch(page: Page): PageTrouble {
 type Expected = [chart: string, inside: (holder: Locator) => Locator];
 const canvas: (holder: Locator) => Locator = (holder) => holder.locator('canvas').first();
 
+const chartHolder = (page: Page, chart: string): Locator => page.locator(`[data-test-chart-name="${chart}"]`);
+
 /**
- * Waits until every chart shows what it must, within `timeout` for all of them. On a timeout the failure says what each chart shows, which
- * requests failed and Superset's last log lines. Seen twice in full suites on a loaded machine: Superset
- * answered a chart/data request with a 500 (alone the test passes). A person reloads the page; so does
- * this, once, when an answer was a 5xx.
+ * Waits until every chart shows what it must, within `timeout` for all of them. On a timeout the
+ * failure says what each chart shows, which requests failed and Superset's last log lines. Seen twice
+ * in full suites on a loaded machine: Superset answered a chart/data request with a 500 (alone the
+ * test passes). A person reloads the page; so does this, once, when an answer was a 5xx.
  */
 async function dashboardShows(page: Page, trouble: PageTrouble, expected: Expected[], timeout = 120_000): Promise<void> {
   for (let attempt = 0; ; attempt++) {
@@ -188,7 +190,7 @@ async function dashboardShows(page: Page, trouble: PageTrouble, expected: Expect
     try {
       for (const [chart, inside] of expected) {
         waiting = chart;
-        await inside(page.locator(`[data-test-chart-name="${chart}"]`)).waitFor({ timeout: Math.max(1000, deadline - Date.now()) });
+        await inside(chartHolder(page, chart)).waitFor({ timeout: Math.max(1000, deadline - Date.now()) });
       }
       return;
     } catch (e) {
@@ -200,7 +202,7 @@ async function dashboardShows(page: Page, trouble: PageTrouble, expected: Expect
       }
       const shows: string[] = [];
       for (const [chart] of expected) {
-        const holder = page.locator(`[data-test-chart-name="${chart}"]`);
+        const holder = chartHolder(page, chart);
         shows.push(`${chart}: ${(await holder.count()) ? (await holder.first().innerText()).slice(0, 300) : '(no such chart on the page)'}`);
       }
       const log = supervisor().recentOutput(15);
