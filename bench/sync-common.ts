@@ -32,7 +32,7 @@ export function benchProject(): { dir: string; dataDir: string } {
     '.basin/sources.yml': 'version: "1.0"\nsources:\n  - name: bench\n    type: local_files\n    local_files:\n      directory: data/bench\n',
   });
   disableAuth(dir);
-  // BENCH_LOAD_MEMORY_MB overrides sync.load_memory_limit_mb (default 256) to see its effect on RSS
+  // BENCH_LOAD_MEMORY_MB overrides sync.load_memory_limit_mb (default 192) to see its effect on RSS
   if (process.env.BENCH_LOAD_MEMORY_MB) fs.appendFileSync(path.join(dir, '.basin', 'project.yml'), `\nsync:\n  load_memory_limit_mb: ${process.env.BENCH_LOAD_MEMORY_MB}\n`);
   const dataDir = path.join(dir, 'data', 'bench');
   fs.mkdirSync(dataDir, { recursive: true });

@@ -31,6 +31,14 @@ const batchRows = (first: Record<string, unknown>): number => {
 };
 /** files per read_* call (one statement reads them in parallel with union_by_name) */
 const FILE_BATCH = 500;
+/**
+ * Input bytes per load statement: a bigger group of files is loaded by several statements into the
+ * same staging table. One statement over many big files spills to disk under the load memory limit
+ * (50M rows in ten 306 MB CSVs at 192 MB: ~120 MB of temporary files and ~10% more CPU); a statement
+ * of up to ~900 MB did not spill, and a single 2 GB file does not (docs/performance.md, issue 19).
+ * BASIN_SYNC_STATEMENT_BYTES sets another size (read at each load: the tests cut tiny files apart).
+ */
+const statementBytes = (): number => Number(process.env.BASIN_SYNC_STATEMENT_BYTES) || 512 * 1024 * 1024;
 /** DuckDB's temporary tables of refused CSV lines (store_rejects), per connection */
 const REJECTS_TMP = 'basin_rejects';
 const REJECTS_SCAN_TMP = 'basin_rejects_scan';
@@ -174,6 +182,7 @@ export class StagingLoad {
     const items = r.files;
     r.files = [];
     const present: FileItem[] = [];
+    const bytes = new Map<FileItem, number>();
     for (const f of items) {
       let size: number;
       try {
@@ -187,6 +196,7 @@ export class StagingLoad {
         continue;
       }
       present.push(f);
+      bytes.set(f, size);
       r.loadedFiles.add(f.sourceFile ?? f.path);
     }
     // one statement per group of files that share a reader and options
@@ -203,7 +213,7 @@ export class StagingLoad {
     }
     for (const [key, files] of groups) {
       const [, , delim, jsonl] = JSON.parse(key) as [string, unknown, string, boolean];
-      await this.loadFiles(r, files, delim, jsonl);
+      for (const part of splitByBytes(files, bytes, statementBytes())) await this.loadFiles(r, part, delim, jsonl);
     }
   }
 
@@ -364,6 +374,25 @@ const NO_FILE = 'CAST(NULL AS BIGINT) AS _basin_file_id';
  * common prefix (local_files: project-relative) is cut from the path; other names (inbox: a message
  * part's IMAP URL) go through a CASE over the paths.
  */
+/** `files` in order, cut into runs of at most `limit` bytes each (a bigger file is a run of its own) */
+export function splitByBytes<T>(files: T[], bytes: Map<T, number>, limit: number): T[][] {
+  const runs: T[][] = [];
+  let run: T[] = [];
+  let sum = 0;
+  for (const f of files) {
+    const size = bytes.get(f) ?? 0;
+    if (run.length && sum + size > limit) {
+      runs.push(run);
+      run = [];
+      sum = 0;
+    }
+    run.push(f);
+    sum += size;
+  }
+  if (run.length) runs.push(run);
+  return runs;
+}
+
 function fileIdColumn(files: FileItem[]): string {
   const name = (f: FileItem) => f.sourceFile ?? f.path;
   if (files.length === 1) return `CAST(${fileId(name(files[0]!))} AS BIGINT) AS _basin_file_id`;
