@@ -34,8 +34,9 @@ const FILE_BATCH = 500;
 /**
  * Input bytes per load statement: a bigger group of files is loaded by several statements into the
  * same staging table. One statement over many big files spills to disk under the load memory limit
- * (50M rows in ten 306 MB CSVs at 192 MB: ~120 MB of temporary files and ~10% more CPU); a statement
- * of up to ~900 MB did not spill, and a single 2 GB file does not (docs/performance.md, issue 19).
+ * (50M rows in ten 306 MB CSVs at 192 MB: ~120 MB of temporary files, ~10% more CPU for the
+ * statement alone, no gain measurable through a whole sync on 2 cores); a statement of up to ~900 MB
+ * did not spill, and a single 2 GB file does not (docs/performance.md, issue 19).
  * BASIN_SYNC_STATEMENT_BYTES sets another size (read at each load: the tests cut tiny files apart).
  */
 const statementBytes = (): number => Number(process.env.BASIN_SYNC_STATEMENT_BYTES) || 512 * 1024 * 1024;
@@ -364,16 +365,6 @@ export class StagingLoad {
   }
 }
 
-/** records and database rows come from no file */
-const NO_FILE = 'CAST(NULL AS BIGINT) AS _basin_file_id';
-
-/**
- * The `_basin_file_id` column of a load of `files`: a constant for one file; for several, computed
- * from DuckDB's file path column, which is constant within a chunk, so the id is computed once per
- * chunk and the column costs what a constant BIGINT does. A source-file name that is its path minus a
- * common prefix (local_files: project-relative) is cut from the path; other names (inbox: a message
- * part's IMAP URL) go through a CASE over the paths.
- */
 /** `files` in order, cut into runs of at most `limit` bytes each (a bigger file is a run of its own) */
 export function splitByBytes<T>(files: T[], bytes: Map<T, number>, limit: number): T[][] {
   const runs: T[][] = [];
@@ -393,6 +384,16 @@ export function splitByBytes<T>(files: T[], bytes: Map<T, number>, limit: number
   return runs;
 }
 
+/** records and database rows come from no file */
+const NO_FILE = 'CAST(NULL AS BIGINT) AS _basin_file_id';
+
+/**
+ * The `_basin_file_id` column of a load of `files`: a constant for one file; for several, computed
+ * from DuckDB's file path column, which is constant within a chunk, so the id is computed once per
+ * chunk and the column costs what a constant BIGINT does. A source-file name that is its path minus a
+ * common prefix (local_files: project-relative) is cut from the path; other names (inbox: a message
+ * part's IMAP URL) go through a CASE over the paths.
+ */
 function fileIdColumn(files: FileItem[]): string {
   const name = (f: FileItem) => f.sourceFile ?? f.path;
   if (files.length === 1) return `CAST(${fileId(name(files[0]!))} AS BIGINT) AS _basin_file_id`;
