@@ -108,7 +108,7 @@ for (let i = 0; i < reps; i++) {
   first.push(await timed(basin, ['sync', 'orders', '--project', project]));
   full.push(await timed(basin, ['sync', 'orders', '--full-refresh', '--project', project]));
   const show = (r: Run) => `${(r.ms / 1000).toFixed(2)} s (CPU ${r.cpuS.toFixed(2)} s) ${r.rssMb} MB`;
-  console.log(`  run ${i + 1}: CTAS ${show(ctas[i]!)} | first sync ${show(first[i]!)} | --full-refresh ${show(full[i]!)}`);
+  console.log(`  run ${i + 1}: CTAS ${show(ctas[i]!)} | first sync ${show(first[i]!)} | --full-refresh ${show(full[i]!)} | ratios ${(first[i]!.ms / ctas[i]!.ms).toFixed(3)} / ${(full[i]!.ms / ctas[i]!.ms).toFixed(3)}`);
 }
 fs.rmSync(ctasDb, { force: true });
 fs.rmSync(path.join(root, 'bench', '.work', `rss-${process.pid}`), { force: true });
