@@ -25,28 +25,51 @@ const dataDir = path.join(dir, 'data');
 fs.mkdirSync(dataDir);
 for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dataDir, name), text);
 
-/** loads the three files with the statement size `bytes` (undefined: the default); its rows, columns, progress */
-async function load(name: string, bytes: string | undefined) {
+/** sets the environment variables in `vars` (undefined: unset) while `fn` runs */
+async function withEnv<T>(vars: Record<string, string | undefined>, fn: () => Promise<T>): Promise<T> {
+  const before = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+  const set = (v: Record<string, string | undefined>) => {
+    for (const [k, x] of Object.entries(v)) {
+      if (x === undefined) delete process.env[k];
+      else process.env[k] = x;
+    }
+  };
+  set(vars);
+  try {
+    return await fn();
+  } finally {
+    set(before);
+  }
+}
+
+/**
+ * loads the three files with the statement size `bytes` and the declare size `declare` (undefined:
+ * the defaults, under which these tiny files load by a CTAS); its rows, columns, progress, and what
+ * DuckDB stores a varied `_basin_file_id` as in that staging table
+ */
+async function load(name: string, bytes: string | undefined, declare?: string) {
   const progress: number[] = [];
   const wh = new Warehouse({ dbPath: path.join(dir, `${name}.db`), servingPath: path.join(dir, `${name}-serving.db`) });
   await wh.open();
   const st = new StagingLoad(wh, 'raw_t', crypto.randomUUID(), new Date('2026-01-01T00:00:00Z'), path.join(dir, `${name}-tmp`), [{ name: 'items' }], new AbortController().signal, { warn() {}, info() {}, progress: (_r, rows) => progress.push(rows) });
-  const before = process.env.BASIN_SYNC_STATEMENT_BYTES;
-  if (bytes === undefined) delete process.env.BASIN_SYNC_STATEMENT_BYTES;
-  else process.env.BASIN_SYNC_STATEMENT_BYTES = bytes;
-  try {
+  await withEnv({ BASIN_SYNC_STATEMENT_BYTES: bytes, BASIN_SYNC_DECLARE_BYTES: declare }, async () => {
     for (const f of Object.keys(files)) await st.add({ kind: 'file', resource: 'items', path: path.join(dataDir, f), format: 'csv', sourceFile: f });
     await st.flush();
-  } finally {
-    if (before === undefined) delete process.env.BASIN_SYNC_STATEMENT_BYTES;
-    else process.env.BASIN_SYNC_STATEMENT_BYTES = before;
-  }
+  });
   const tbl = `raw_t.${ident(st.resources.get('items')!.staging)}`;
-  const rows = await wh.query<Record<string, unknown>>(`SELECT id, name, extra, _basin_file_id FROM ${tbl} ORDER BY name`);
+  const rows = await wh.query<Record<string, unknown>>(`SELECT id, name, extra, _basin_file_id, _basin_loaded_at, _basin_sync_id FROM ${tbl} ORDER BY name`);
   const columns = await wh.query<{ column_name: string; column_type: string }>(`SELECT column_name, column_type FROM (DESCRIBE ${tbl})`);
+  // rows of many files (ids 1..300,000): bitpacking's case, so DuckDB's own choice shows
+  await wh.write(async (c) => {
+    await c.run(`INSERT INTO ${tbl} BY NAME SELECT 'n' AS name, range AS _basin_file_id FROM range(1, 300001)`);
+    await c.run('CHECKPOINT');
+  });
+  const stored = await wh.query<{ compression: string }>(`SELECT DISTINCT compression FROM pragma_storage_info('${tbl.replace(/'/g, "''")}') WHERE column_name = '_basin_file_id' AND segment_type <> 'VALIDITY' ORDER BY ALL`);
   await st.discard();
   await wh.close();
-  return { rows, columns, progress };
+  // the sync id differs per load: compared by its form
+  for (const r of rows) r._basin_sync_id = /^[0-9a-f-]{36}$/.test(String(r._basin_sync_id));
+  return { rows, columns, progress, fileIdStorage: stored.map((s) => s.compression) };
 }
 
 test('files over the statement size load in several statements: the rows, columns and types of one statement', async () => {
@@ -70,6 +93,23 @@ test('files over the statement size load in several statements: the rows, column
       ['z6', null, fileId('c.csv')],
     ],
   );
+});
+
+test('a big load declares the _basin_* columns RLE-compressed: the same rows, columns and types as a CTAS', async () => {
+  const ctas = await load('ctas', undefined);
+  const declared = await load('declared', undefined, '1');
+  const apart = await load('declared-apart', '1', '1');
+  assert.deepEqual(declared.rows, ctas.rows);
+  assert.deepEqual(declared.columns, ctas.columns);
+  assert.deepEqual(apart.rows, ctas.rows);
+  const sorted = (cols: typeof ctas.columns) => [...cols].sort((a, b) => a.column_name.localeCompare(b.column_name));
+  assert.deepEqual(sorted(apart.columns), sorted(ctas.columns));
+  assert.deepEqual(declared.progress, [6]);
+  assert.deepEqual(apart.progress, [3, 5, 6]);
+  // left to choose, DuckDB bitpacks ascending ids; declared, the column keeps RLE (and Constant segments, where one value fills them)
+  assert.ok(ctas.fileIdStorage.includes('BitPacking'), ctas.fileIdStorage.join());
+  assert.ok(!declared.fileIdStorage.includes('BitPacking') && declared.fileIdStorage.includes('RLE'), declared.fileIdStorage.join());
+  assert.ok(!apart.fileIdStorage.includes('BitPacking') && apart.fileIdStorage.includes('RLE'), apart.fileIdStorage.join());
 });
 
 test('splitByBytes keeps the order, fills each run up to the size, and gives a bigger file a run of its own', () => {

@@ -40,6 +40,20 @@ const FILE_BATCH = 500;
  * BASIN_SYNC_STATEMENT_BYTES sets another size (read at each load: the tests cut tiny files apart).
  */
 const statementBytes = (): number => Number(process.env.BASIN_SYNC_STATEMENT_BYTES) || 512 * 1024 * 1024;
+/**
+ * The columns Basin adds to every raw row. A staging table declares them RLE-compressed when creating
+ * it costs little: DuckDB stores them as constant segments either way, but left to choose it also
+ * tries bitpacking on each of them at every row group, about a fifth of what these columns cost a load
+ * (callgrind, docs/performance.md, issue 19).
+ */
+const META_COLUMNS = new Set(['_basin_loaded_at', '_basin_sync_id', '_basin_file_id']);
+/**
+ * Declaring the columns takes one more bind of the first statement than a CTAS: for a CSV, one sniff
+ * per file it reads (~40 ms each). It is done when the load has at least this many bytes per file that
+ * statement reads, so what it saves on every row (~1.5% of a load's instructions) more than pays for
+ * it. BASIN_SYNC_DECLARE_BYTES sets another size (read at each load, like BASIN_SYNC_STATEMENT_BYTES).
+ */
+const declareBytesPerSniff = (): number => Number(process.env.BASIN_SYNC_DECLARE_BYTES) || 256 * 1024 * 1024;
 /** DuckDB's temporary tables of refused CSV lines (store_rejects), per connection */
 const REJECTS_TMP = 'basin_rejects';
 const REJECTS_SCAN_TMP = 'basin_rejects_scan';
@@ -153,6 +167,7 @@ export class StagingLoad {
     let plan: BatchPlan | null = r.spec?.columns?.length ? null : planBatch(records);
     if (plan) {
       const tmp = `_basin_batch_${this.suffix}`;
+      // declared: the extra bind reads a temporary table's catalog entry, not a file
       await this.loadSelect(r, async (c) => {
         const columns = await appendBatch(c, tmp, plan!, records!);
         // the batch is in DuckDB's temporary table now: its objects can be collected while the insert runs
@@ -162,7 +177,7 @@ export class StagingLoad {
           select: `SELECT ${columns}, ${this.metaColumns()}, ${NO_FILE} FROM temp.main.${ident(tmp)}`,
           cleanup: `DROP TABLE IF EXISTS temp.main.${ident(tmp)}`,
         };
-      });
+      }, { declare: true });
       return;
     }
     fs.mkdirSync(this.tmpDir, { recursive: true });
@@ -174,7 +189,7 @@ export class StagingLoad {
     lines.length = 0;
     const columns = r.spec?.columns?.length ? Object.fromEntries(r.spec.columns.map((c) => [c.name, c.type])) : undefined;
     const sql = `read_json([${literal(file)}], format='newline_delimited', union_by_name=true${columns ? `, columns=${sqlValue(columns)}` : ''})`;
-    await this.loadSelect(r, `SELECT *, ${this.metaColumns()}, ${NO_FILE} FROM ${sql}`);
+    await this.loadSelect(r, `SELECT *, ${this.metaColumns()}, ${NO_FILE} FROM ${sql}`, {});
     fs.rmSync(file, { force: true });
   }
 
@@ -213,12 +228,16 @@ export class StagingLoad {
       groups.set(key, g);
     }
     for (const [key, files] of groups) {
-      const [, , delim, jsonl] = JSON.parse(key) as [string, unknown, string, boolean];
-      for (const part of splitByBytes(files, bytes, statementBytes())) await this.loadFiles(r, part, delim, jsonl);
+      const [, , delim, jsonl, quarantine] = JSON.parse(key) as [string, unknown, string, boolean, string | null];
+      const parts = splitByBytes(files, bytes, statementBytes());
+      const total = files.reduce((n, f) => n + (bytes.get(f) ?? 0), 0);
+      // rejects are kept from a CTAS or INSERT, not from a DESCRIBE: a quarantined file is loaded as before
+      const declare = !quarantine && total / parts[0]!.length >= declareBytesPerSniff();
+      for (const part of parts) await this.loadFiles(r, part, delim, jsonl, declare);
     }
   }
 
-  private async loadFiles(r: ResourceLoad, files: FileItem[], delim: string, jsonl: boolean): Promise<void> {
+  private async loadFiles(r: ResourceLoad, files: FileItem[], delim: string, jsonl: boolean, declare: boolean): Promise<void> {
     const f0 = files[0]!;
     const list = `[${files.map((f) => literal(f.path)).join(', ')}]`;
     const opts: Record<string, unknown> = {};
@@ -239,7 +258,7 @@ export class StagingLoad {
     const reader = f0.format === 'csv' ? 'read_csv' : f0.format === 'json' ? 'read_json' : 'read_parquet';
     const select = `SELECT *${single ? '' : ' EXCLUDE (_basin_file_path)'}, ${this.metaColumns()}, ${fileIdColumn(files)} FROM ${reader}(${list}${optSql ? `, ${optSql}` : ''})`;
     try {
-      await this.loadSelect(r, select, quarantine ? f0 : null, true);
+      await this.loadSelect(r, select, { quarantined: quarantine ? f0 : null, unordered: true, declare });
     } catch (e) {
       throw this.signal.aborted ? e : describeFileError(e as Error, files, delim);
     }
@@ -275,17 +294,18 @@ export class StagingLoad {
    * files' row order makes a parallel insert under the load memory limit hold finished row groups
    * back for the ones before them; without it each thread writes its own (DuckDB's advice for loads
    * bigger than memory). The setting is the instance's: it is put back after the statement.
+   * `declare`: a staging table this statement creates declares the `_basin_*` columns' compression.
    */
-  private async loadSelect(r: ResourceLoad, source: string | ((c: Conn) => Promise<{ select: string; cleanup: string }>), quarantined: FileItem | null = null, unordered = false): Promise<void> {
+  private async loadSelect(r: ResourceLoad, source: string | ((c: Conn) => Promise<{ select: string; cleanup: string }>), how: LoadHow): Promise<void> {
     const tbl = `${ident(this.schema)}.${ident(r.staging)}`;
     const added = await this.write(async (c) => {
-      const ordered = unordered ? (await c.runAndReadAll("SELECT current_setting('preserve_insertion_order')")).getRows()[0]![0] !== false : false;
+      const ordered = how.unordered ? (await c.runAndReadAll("SELECT current_setting('preserve_insertion_order')")).getRows()[0]![0] !== false : false;
       if (ordered) await c.run('SET preserve_insertion_order = false');
       try {
-        if (typeof source === 'string') return await this.loadInto(c, r, tbl, source, quarantined);
+        if (typeof source === 'string') return await this.loadInto(c, r, tbl, source, how);
         const { select, cleanup } = await source(c);
         try {
-          return await this.loadInto(c, r, tbl, select, quarantined);
+          return await this.loadInto(c, r, tbl, select, how);
         } finally {
           await c.run(cleanup);
         }
@@ -298,16 +318,21 @@ export class StagingLoad {
     this.hooks.progress(r.name, r.rows, this.totalRows);
   }
 
-  private async loadInto(c: Conn, r: ResourceLoad, tbl: string, select: string, quarantined: FileItem | null): Promise<number> {
-    {
-      await c.run(`CREATE SCHEMA IF NOT EXISTS ${ident(this.schema)}`);
-      if (quarantined) await c.run(`DROP TABLE IF EXISTS ${REJECTS_TMP}; DROP TABLE IF EXISTS ${REJECTS_SCAN_TMP}`);
-      let count: number;
+  private async loadInto(c: Conn, r: ResourceLoad, tbl: string, select: string, how: LoadHow): Promise<number> {
+    await c.run(`CREATE SCHEMA IF NOT EXISTS ${ident(this.schema)}`);
+    if (how.quarantined) await c.run(`DROP TABLE IF EXISTS ${REJECTS_TMP}; DROP TABLE IF EXISTS ${REJECTS_SCAN_TMP}`);
+    let count: number;
+    if (!r.created && !how.declare) {
+      count = Number((await c.runAndReadAll(`CREATE TABLE ${tbl} AS ${select}`)).getRows()[0]?.[0] ?? 0);
+      r.created = true;
+    } else {
+      const incoming = (await c.runAndReadAll(`DESCRIBE ${select}`)).getRowObjectsJson() as Array<{ column_name: string; column_type: string }>;
       if (!r.created) {
-        count = Number((await c.runAndReadAll(`CREATE TABLE ${tbl} AS ${select}`)).getRows()[0]?.[0] ?? 0);
+        const columns = incoming.map((col) => `${ident(col.column_name)} ${col.column_type}${META_COLUMNS.has(col.column_name) ? ' USING COMPRESSION rle' : ''}`);
+        await c.run(`CREATE TABLE ${tbl} (${columns.join(', ')})`);
+        // from here the table is this load's to drop, whatever the insert does
         r.created = true;
       } else {
-        const incoming = (await c.runAndReadAll(`DESCRIBE ${select}`)).getRowObjectsJson() as Array<{ column_name: string; column_type: string }>;
         for (const col of incoming) {
           const have = r.columns.get(col.column_name);
           if (have === undefined) await c.run(`ALTER TABLE ${tbl} ADD COLUMN ${ident(col.column_name)} ${col.column_type}`);
@@ -316,13 +341,13 @@ export class StagingLoad {
             await c.run(`ALTER TABLE ${tbl} ALTER COLUMN ${ident(col.column_name)} TYPE ${widen(have, col.column_type)}`);
           }
         }
-        count = Number((await c.runAndReadAll(`INSERT INTO ${tbl} BY NAME ${select}`)).getRows()[0]?.[0] ?? 0);
       }
-      if (quarantined) await this.keepRejects(c, r, quarantined);
-      const cols = (await c.runAndReadAll(`DESCRIBE ${tbl}`)).getRowObjectsJson() as Array<{ column_name: string; column_type: string }>;
-      r.columns = new Map(cols.map((x) => [x.column_name, x.column_type]));
-      return count;
+      count = Number((await c.runAndReadAll(`INSERT INTO ${tbl} BY NAME ${select}`)).getRows()[0]?.[0] ?? 0);
     }
+    if (how.quarantined) await this.keepRejects(c, r, how.quarantined);
+    const cols = (await c.runAndReadAll(`DESCRIBE ${tbl}`)).getRowObjectsJson() as Array<{ column_name: string; column_type: string }>;
+    r.columns = new Map(cols.map((x) => [x.column_name, x.column_type]));
+    return count;
   }
 
   /** moves the lines DuckDB refused in the statement just run into the resource's staging rejects table */
@@ -382,6 +407,13 @@ export function splitByBytes<T>(files: T[], bytes: Map<T, number>, limit: number
   }
   if (run.length) runs.push(run);
   return runs;
+}
+
+/** how a statement loads: see StagingLoad.loadSelect */
+interface LoadHow {
+  quarantined?: FileItem | null;
+  unordered?: boolean;
+  declare?: boolean;
 }
 
 /** records and database rows come from no file */
