@@ -3,6 +3,7 @@ import path from 'node:path';
 import { ident, literal, type Conn, type Warehouse } from '@basin/core';
 import { SourceError, type ReadItem, type ResourceSpec } from '@basin/sdk';
 import { detectDelimiter } from './csv-diagnose.js';
+import { sniffedCsvOptions } from './csv-sniff.js';
 import { describeFileError } from './diagnose.js';
 import { fileId, fileIdSql } from './file-id.js';
 import { appendBatch, planBatch, type BatchPlan } from './record-batch.js';
@@ -49,9 +50,10 @@ const statementBytes = (): number => Number(process.env.BASIN_SYNC_STATEMENT_BYT
 const META_COLUMNS = new Set(['_basin_loaded_at', '_basin_sync_id', '_basin_file_id']);
 /**
  * Declaring the columns takes one more bind of the first statement than a CTAS: for a CSV, one sniff
- * per file it reads (~40 ms each). It is done when the load has at least this many bytes per file that
- * statement reads, so what it saves on every row (~1.5% of a load's instructions) more than pays for
- * it. BASIN_SYNC_DECLARE_BYTES sets another size (read at each load, like BASIN_SYNC_STATEMENT_BYTES).
+ * per file it reads (~40 ms each; ~2 ms for one CSV read with Basin's own options, which is sniffed
+ * once either way, load/csv-sniff.ts). It is done when the load has at least this many bytes per file
+ * that statement reads, so what it saves on every row (~1.5% of a load's instructions) more than pays
+ * for it. BASIN_SYNC_DECLARE_BYTES sets another size (read at each load, like BASIN_SYNC_STATEMENT_BYTES).
  */
 const declareBytesPerSniff = (): number => Number(process.env.BASIN_SYNC_DECLARE_BYTES) || 256 * 1024 * 1024;
 /** DuckDB's temporary tables of refused CSV lines (store_rejects), per connection */
@@ -251,14 +253,21 @@ export class StagingLoad {
     // one file: its id is a constant; several: DuckDB's file path column, mapped to the file's id
     const single = files.length === 1;
     if (!single) opts.filename = '_basin_file_path';
-    const optSql = Object.entries(opts)
-      .filter(([k]) => OPTION_NAME.test(k))
-      .map(([k, v]) => `${k}=${sqlValue(v)}`)
-      .join(', ');
+    const optionSql = (o: Record<string, unknown>) =>
+      Object.entries(o)
+        .filter(([k]) => OPTION_NAME.test(k))
+        .map(([k, v]) => `${k}=${sqlValue(v)}`)
+        .join(', ');
+    const optSql = optionSql(opts);
     const reader = f0.format === 'csv' ? 'read_csv' : f0.format === 'json' ? 'read_json' : 'read_parquet';
-    const select = `SELECT *${single ? '' : ' EXCLUDE (_basin_file_path)'}, ${this.metaColumns()}, ${fileIdColumn(files)} FROM ${reader}(${list}${optSql ? `, ${optSql}` : ''})`;
+    const selectWith = (o: string) => `SELECT *${single ? '' : ' EXCLUDE (_basin_file_path)'}, ${this.metaColumns()}, ${fileIdColumn(files)} FROM ${reader}(${list}${o ? `, ${o}` : ''})`;
+    // one CSV read with Basin's own options only: sniffed once, then bound without sniffing again. Not
+    // for several files (sniff_csv reads one), quarantined ones (their rejects come from the load's own
+    // read) or a source's reader options (they may set what the sniff reports).
+    const sniffOnce = f0.format === 'csv' && single && !quarantine && Object.keys(f0.options ?? {}).every((k) => k === 'delim' || k === 'sep');
+    const source = sniffOnce ? async (c: Conn) => ({ select: selectWith(optionSql({ ...opts, ...(await sniffedCsvOptions(c, f0.path, optSql)) })) }) : selectWith(optSql);
     try {
-      await this.loadSelect(r, select, { quarantined: quarantine ? f0 : null, unordered: true, declare });
+      await this.loadSelect(r, source, { quarantined: quarantine ? f0 : null, unordered: true, declare });
     } catch (e) {
       throw this.signal.aborted ? e : describeFileError(e as Error, files, delim);
     }
@@ -296,7 +305,7 @@ export class StagingLoad {
    * bigger than memory). The setting is the instance's: it is put back after the statement.
    * `declare`: a staging table this statement creates declares the `_basin_*` columns' compression.
    */
-  private async loadSelect(r: ResourceLoad, source: string | ((c: Conn) => Promise<{ select: string; cleanup: string }>), how: LoadHow): Promise<void> {
+  private async loadSelect(r: ResourceLoad, source: string | ((c: Conn) => Promise<{ select: string; cleanup?: string }>), how: LoadHow): Promise<void> {
     const tbl = `${ident(this.schema)}.${ident(r.staging)}`;
     const added = await this.write(async (c) => {
       const ordered = how.unordered ? (await c.runAndReadAll("SELECT current_setting('preserve_insertion_order')")).getRows()[0]![0] !== false : false;
@@ -307,7 +316,7 @@ export class StagingLoad {
         try {
           return await this.loadInto(c, r, tbl, select, how);
         } finally {
-          await c.run(cleanup);
+          if (cleanup) await c.run(cleanup);
         }
       } finally {
         if (ordered) await c.run('SET preserve_insertion_order = true');
