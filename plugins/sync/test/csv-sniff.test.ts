@@ -12,6 +12,7 @@ import zlib from 'node:zlib';
 import { after, before, test } from 'node:test';
 import { ident, literal, Warehouse, type Conn } from '@basin/core';
 import { StagingLoad } from '../src/load/staging.js';
+import { withEnv } from './support/env.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'basin-csv-sniff-'));
 const dataDir = path.join(dir, 'data');
@@ -65,22 +66,23 @@ async function load(name: string, declare: boolean) {
   const start = wh.statements.length;
   const st = new StagingLoad(wh, 'raw_t', crypto.randomUUID(), new Date('2026-01-01T00:00:00Z'), path.join(dir, 'tmp'), [{ name: 'items' }], new AbortController().signal, { warn() {}, info() {}, progress() {} });
   const file = path.join(dataDir, name);
-  const previous = process.env.BASIN_SYNC_DECLARE_BYTES;
   // '1': the staging table is created from a DESCRIBE, then filled by an INSERT (the path of a big file)
-  if (declare) process.env.BASIN_SYNC_DECLARE_BYTES = '1';
-  try {
+  await withEnv({ BASIN_SYNC_DECLARE_BYTES: declare ? '1' : undefined }, async () => {
     await st.add({ kind: 'file', resource: 'items', path: file, format: 'csv', sourceFile: name, ...(name.endsWith('.tsv') ? { options: { delim: '\t' } } : {}) });
     await st.flush();
-  } finally {
-    if (previous === undefined) delete process.env.BASIN_SYNC_DECLARE_BYTES;
-    else process.env.BASIN_SYNC_DECLARE_BYTES = previous;
-  }
+  });
   const tbl = `raw_t.${ident(st.resources.get('items')!.staging)}`;
   const columns = await wh.query<{ column_name: string; column_type: string }>(`SELECT column_name, column_type FROM (DESCRIBE ${tbl}) WHERE column_name NOT LIKE '\\_basin\\_%' ESCAPE '\\'`);
-  const names = columns.map((c) => ident(c.column_name)).join(', ');
-  const rows = await wh.query<{ j: string }>(`SELECT to_json(list(struct_pack(${columns.map((c) => `${ident(c.column_name)} := ${ident(c.column_name)}`).join(', ')}) ORDER BY ${names}))::VARCHAR AS j FROM ${tbl}`);
+  const rows = await rowsJson(tbl, columns);
   await st.discard();
-  return { columns, rows: rows[0]!.j, statements: wh.statements.slice(start).filter((s) => /read_csv|sniff_csv/.test(s)) };
+  return { columns, rows, statements: wh.statements.slice(start).filter((s) => /read_csv|sniff_csv/.test(s)) };
+}
+
+/** the rows of `from` in `columns`, sorted, as one JSON text (null when there are none) */
+async function rowsJson(from: string, columns: Array<{ column_name: string }>): Promise<string> {
+  const cols = columns.map((c) => ident(c.column_name));
+  const rows = await wh.query<{ j: string }>(`SELECT to_json(list(struct_pack(${cols.map((c) => `${c} := ${c}`).join(', ')}) ORDER BY ${cols.join(', ')}))::VARCHAR AS j FROM ${from}`);
+  return rows[0]!.j;
 }
 
 /** what DuckDB's auto-detecting read_csv makes of the file, with the options Basin pins */
@@ -88,9 +90,7 @@ async function autoDetected(name: string) {
   const delim = name.endsWith('.tsv') ? '\t' : name === 'semicolon.csv' ? ';' : ',';
   const read = `read_csv(${literal(path.join(dataDir, name))}, header=true, skip=0, quote='"', escape='"', strict_mode=true, null_padding=false, delim=${literal(delim)})`;
   const columns = await wh.query<{ column_name: string; column_type: string }>(`SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM ${read})`);
-  const names = columns.map((c) => ident(c.column_name)).join(', ');
-  const rows = await wh.query<{ j: string }>(`SELECT to_json(list(struct_pack(${columns.map((c) => `${ident(c.column_name)} := ${ident(c.column_name)}`).join(', ')}) ORDER BY ${names}))::VARCHAR AS j FROM ${read}`);
-  return { columns, rows: rows[0]!.j };
+  return { columns, rows: await rowsJson(read, columns) };
 }
 
 for (const declare of [false, true]) {

@@ -10,6 +10,7 @@ import { after, test } from 'node:test';
 import { ident, Warehouse } from '@basin/core';
 import { fileId } from '../src/load/file-id.js';
 import { splitByBytes, StagingLoad } from '../src/load/staging.js';
+import { withEnv } from './support/env.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'basin-statement-split-'));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -24,23 +25,6 @@ const files = {
 const dataDir = path.join(dir, 'data');
 fs.mkdirSync(dataDir);
 for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dataDir, name), text);
-
-/** sets the environment variables in `vars` (undefined: unset) while `fn` runs */
-async function withEnv<T>(vars: Record<string, string | undefined>, fn: () => Promise<T>): Promise<T> {
-  const before = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
-  const set = (v: Record<string, string | undefined>) => {
-    for (const [k, x] of Object.entries(v)) {
-      if (x === undefined) delete process.env[k];
-      else process.env[k] = x;
-    }
-  };
-  set(vars);
-  try {
-    return await fn();
-  } finally {
-    set(before);
-  }
-}
 
 /**
  * loads the three files with the statement size `bytes` and the declare size `declare` (undefined:

@@ -19,14 +19,15 @@ export async function sniffedCsvOptions(c: Conn, file: string, optSql: string): 
   }
   // a report without columns (not seen): the read auto-detects, as without the sniff
   if (!columns.length) return {};
+  const comment = text(s.Comment);
   const dateFormat = text(s.DateFormat);
   const timestampFormat = text(s.TimestampFormat);
+  // no line end: read_csv without one splits at \n, \r\n and \r alike, and given the sniffed value
+  // as the Prompt writes it ('\r\n', escaped), DuckDB 1.5.6 read no rows at all
   return {
     auto_detect: false,
-    // no line end: read_csv without one splits at \n, \r\n and \r alike, and given the sniffed value
-    // as the Prompt writes it ('\r\n', escaped), DuckDB 1.5.6 read no rows at all
     // a detected comment character: its lines are skipped, not read as rows
-    comment: text(s.Comment) === '(empty)' ? '' : (text(s.Comment) ?? ''),
+    comment: comment && comment !== '(empty)' ? comment : '',
     columns: Object.fromEntries(columns),
     ...(dateFormat ? { dateformat: dateFormat } : {}),
     ...(timestampFormat ? { timestampformat: timestampFormat } : {}),

@@ -253,19 +253,14 @@ export class StagingLoad {
     // one file: its id is a constant; several: DuckDB's file path column, mapped to the file's id
     const single = files.length === 1;
     if (!single) opts.filename = '_basin_file_path';
-    const optionSql = (o: Record<string, unknown>) =>
-      Object.entries(o)
-        .filter(([k]) => OPTION_NAME.test(k))
-        .map(([k, v]) => `${k}=${sqlValue(v)}`)
-        .join(', ');
-    const optSql = optionSql(opts);
+    const optSql = readerOptionSql(opts);
     const reader = f0.format === 'csv' ? 'read_csv' : f0.format === 'json' ? 'read_json' : 'read_parquet';
     const selectWith = (o: string) => `SELECT *${single ? '' : ' EXCLUDE (_basin_file_path)'}, ${this.metaColumns()}, ${fileIdColumn(files)} FROM ${reader}(${list}${o ? `, ${o}` : ''})`;
     // one CSV read with Basin's own options only: sniffed once, then bound without sniffing again. Not
     // for several files (sniff_csv reads one), quarantined ones (their rejects come from the load's own
     // read) or a source's reader options (they may set what the sniff reports).
     const sniffOnce = f0.format === 'csv' && single && !quarantine && Object.keys(f0.options ?? {}).every((k) => k === 'delim' || k === 'sep');
-    const source = sniffOnce ? async (c: Conn) => ({ select: selectWith(optionSql({ ...opts, ...(await sniffedCsvOptions(c, f0.path, optSql)) })) }) : selectWith(optSql);
+    const source = sniffOnce ? async (c: Conn) => ({ select: selectWith(readerOptionSql({ ...opts, ...(await sniffedCsvOptions(c, f0.path, optSql)) })) }) : selectWith(optSql);
     try {
       await this.loadSelect(r, source, { quarantined: quarantine ? f0 : null, unordered: true, declare });
     } catch (e) {
@@ -416,6 +411,14 @@ export function splitByBytes<T>(files: T[], bytes: Map<T, number>, limit: number
   }
   if (run.length) runs.push(run);
   return runs;
+}
+
+/** reader options as `name=value, ...` SQL; a name that is not a plain option name is dropped */
+function readerOptionSql(opts: Record<string, unknown>): string {
+  return Object.entries(opts)
+    .filter(([k]) => OPTION_NAME.test(k))
+    .map(([k, v]) => `${k}=${sqlValue(v)}`)
+    .join(', ');
 }
 
 /** how a statement loads: see StagingLoad.loadSelect */
